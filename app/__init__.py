@@ -1,0 +1,1 @@
+"""Correspondence checkers service."""
