@@ -1,0 +1,353 @@
+"""The move generator: one function set that every rule set reads through its RuleSet row.
+
+This is the engine's low-level layer, also meant for search code that needs speed. A
+position is a side-relative tuple ``(own, opp, kings, turn)``: bit masks (see ``squares``)
+of the pieces of the side to move, of the other side, and of all kings, and ``turn`` 0 when
+the drums are to move, 1 for the tires. A raw move is ``(path, captured, crowns)``: the bit
+indexes of the start and every landing square, the mask of captured pieces, and whether the
+moving man is crowned. ``apply`` returns the position after a raw move, from the other
+side's point of view.
+"""
+
+from __future__ import annotations
+
+from .rulesets import Promotion, RuleSet, TieBreak
+from .squares import (
+    ALL_DIRECTIONS,
+    DRUMS_FORWARD,
+    FULL,
+    NEIGHBOUR,
+    PROMOTION_MASK,
+    RAY,
+    TIRES_FORWARD,
+)
+
+RawMove = tuple[tuple[int, ...], int, bool]
+State = tuple[int, int, int, int]
+
+
+def apply(own: int, opp: int, kings: int, turn: int, move: RawMove) -> State:
+    """The position after ``move``, seen from the side that moves next."""
+    path, captured, crowns = move
+    start = 1 << path[0]
+    end = 1 << path[-1]
+    kings &= ~captured
+    if crowns or kings & start:
+        kings = (kings & ~start) | end
+    return opp & ~captured, own ^ start ^ end, kings, turn ^ 1
+
+
+def _shift_fill_hits(kings: int, empty: int, targets: int, step: int) -> bool:
+    """Whether a flying king can slide along ``step`` to a target with an empty square behind."""
+    if step > 0:
+        reach = kings
+        x = (kings << step) & empty
+        while x:
+            reach |= x
+            x = (x << step) & empty
+        return bool((((reach << step) & targets) << step) & empty)
+    step = -step
+    reach = kings
+    x = (kings >> step) & empty
+    while x:
+        reach |= x
+        x = (x >> step) & empty
+    return bool((((reach >> step) & targets) >> step) & empty)
+
+
+def has_capture(own: int, opp: int, kings: int, turn: int, rules: RuleSet) -> bool:
+    """Cheap whole-board test: can the side to move capture anything?"""
+    empty = FULL & ~(own | opp)
+    men = own & ~kings
+    if men:
+        targets = opp if rules.men_capture_kings else opp & ~kings
+        if (turn == 0 or rules.men_capture_backward) and (
+            ((((men << 4) & targets) << 4) | (((men << 5) & targets) << 5)) & empty
+        ):
+            return True
+        if (turn == 1 or rules.men_capture_backward) and (
+            ((((men >> 4) & targets) >> 4) | (((men >> 5) & targets) >> 5)) & empty
+        ):
+            return True
+    own_kings = own & kings
+    if own_kings:
+        if rules.flying_kings:
+            return (
+                _shift_fill_hits(own_kings, empty, opp, 5)
+                or _shift_fill_hits(own_kings, empty, opp, 4)
+                or _shift_fill_hits(own_kings, empty, opp, -4)
+                or _shift_fill_hits(own_kings, empty, opp, -5)
+            )
+        return bool(
+            (
+                ((((own_kings << 4) & opp) << 4) | (((own_kings << 5) & opp) << 5))
+                | ((((own_kings >> 4) & opp) >> 4) | (((own_kings >> 5) & opp) >> 5))
+            )
+            & empty
+        )
+    return False
+
+
+def _short_jumps(
+    square: int,
+    occupied: int,
+    targets: int,
+    directions: tuple[int, ...],
+    captured: int,
+    path: list[int],
+    out: list[RawMove],
+    promotion_mask: int,
+    ctx: _CaptureContext,
+) -> bool:
+    """Extend a capture by one-square jumps (men, and short kings when ``promotion_mask`` is 0).
+
+    Appends every complete sequence through this point to ``out``; returns whether any jump
+    was possible from ``square``.
+    """
+    found = False
+    for d in directions:
+        middle = NEIGHBOUR[square][d]
+        if middle < 0:
+            continue
+        mid_bit = 1 << middle
+        if not targets & mid_bit or captured & mid_bit:
+            continue
+        land = NEIGHBOUR[middle][d]
+        if land < 0 or (occupied >> land) & 1:
+            continue
+        found = True
+        now = captured | mid_bit
+        path.append(land)
+        if promotion_mask >> land & 1:
+            if ctx.promotion is Promotion.CROWN_AND_CONTINUE:
+                if not _flying_jumps(land, occupied, ctx.opp, now, path, out, True):
+                    out.append((tuple(path), now, True))
+            elif ctx.promotion is Promotion.PASS_AS_MAN:
+                if not _short_jumps(
+                    land, occupied, targets, directions, now, path, out, promotion_mask, ctx
+                ):
+                    out.append((tuple(path), now, True))
+            else:
+                out.append((tuple(path), now, True))
+        elif not _short_jumps(
+            land, occupied, targets, directions, now, path, out, promotion_mask, ctx
+        ):
+            out.append((tuple(path), now, False))
+        path.pop()
+    return found
+
+
+def _flying_jumps(
+    square: int,
+    occupied: int,
+    opp: int,
+    captured: int,
+    path: list[int],
+    out: list[RawMove],
+    crowned: bool,
+) -> bool:
+    """Extend a flying king's capture; returns whether any capture was possible.
+
+    Beyond a captured piece, a landing square from which the capture goes on must be chosen
+    over one from which it does not (rules.md, common rule 3).
+    """
+    found = False
+    for ray in RAY[square]:
+        n = len(ray)
+        i = 0
+        while i < n and not (occupied >> ray[i]) & 1:
+            i += 1
+        if i >= n:
+            continue
+        mid_bit = 1 << ray[i]
+        if not opp & mid_bit or captured & mid_bit:
+            continue
+        i += 1
+        now = captured | mid_bit
+        landings = 0
+        stops: list[int] = []
+        while i < n and not (occupied >> ray[i]) & 1:
+            land = ray[i]
+            landings += 1
+            path.append(land)
+            if not _flying_jumps(land, occupied, opp, now, path, out, crowned):
+                stops.append(land)
+            path.pop()
+            i += 1
+        if not landings:
+            continue
+        found = True
+        if len(stops) == landings:
+            prefix = tuple(path)
+            for land in stops:
+                out.append(((*prefix, land), now, crowned))
+    return found
+
+
+class _CaptureContext:
+    __slots__ = ("opp", "promotion")
+
+    def __init__(self, opp: int, promotion: Promotion) -> None:
+        self.opp = opp
+        self.promotion = promotion
+
+
+def captures(
+    own: int, opp: int, kings: int, turn: int, rules: RuleSet, paths: bool = False
+) -> list[RawMove]:
+    """Every legal capture of the side to move (empty if none).
+
+    With ``paths`` every distinct route is its own move, as published perft tables count;
+    otherwise routes with the same start, end and captured set are one move (rule 8).
+    """
+    if not has_capture(own, opp, kings, turn, rules):
+        return []
+    occupied_all = own | opp
+    ctx = _CaptureContext(opp, rules.promotion)
+    forward = DRUMS_FORWARD if turn == 0 else TIRES_FORWARD
+    man_dirs = ALL_DIRECTIONS if rules.men_capture_backward else forward
+    man_targets = opp if rules.men_capture_kings else opp & ~kings
+    promotion_mask = PROMOTION_MASK[turn]
+    out: list[RawMove] = []
+    by_king: list[bool] = []
+    pieces = own
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        square = low.bit_length() - 1
+        occupied = occupied_all ^ low
+        before = len(out)
+        if kings & low:
+            if rules.flying_kings:
+                _flying_jumps(square, occupied, opp, 0, [square], out, False)
+            else:
+                _short_jumps(square, occupied, opp, ALL_DIRECTIONS, 0, [square], out, 0, ctx)
+            by_king.extend([True] * (len(out) - before))
+        else:
+            _short_jumps(
+                square, occupied, man_targets, man_dirs, 0, [square], out, promotion_mask, ctx
+            )
+            by_king.extend([False] * (len(out) - before))
+    if rules.majority_capture:
+        out, by_king = _most_pieces(out, by_king, kings, rules.tie_breaks)
+    if paths:
+        return out
+    seen: set[tuple[int, int, int]] = set()
+    merged: list[RawMove] = []
+    for move in out:
+        key = (move[0][0], move[0][-1], move[1])
+        if key not in seen:
+            seen.add(key)
+            merged.append(move)
+    return merged
+
+
+def _most_pieces(
+    moves: list[RawMove], by_king: list[bool], kings: int, tie_breaks: tuple[TieBreak, ...]
+) -> tuple[list[RawMove], list[bool]]:
+    """Keep the captures that take the most pieces, then apply the tie-breaks in order."""
+    pairs = list(zip(moves, by_king, strict=True))
+    best = max(m[1].bit_count() for m in moves)
+    pairs = [p for p in pairs if p[0][1].bit_count() == best]
+    for rule in tie_breaks:
+        if rule is TieBreak.MORE_KINGS_CAPTURED:
+            most = max((p[0][1] & kings).bit_count() for p in pairs)
+            pairs = [p for p in pairs if (p[0][1] & kings).bit_count() == most]
+        elif rule is TieBreak.CAPTURED_BY_KING and any(p[1] for p in pairs):
+            pairs = [p for p in pairs if p[1]]
+    return [p[0] for p in pairs], [p[1] for p in pairs]
+
+
+def quiet_moves(own: int, opp: int, kings: int, turn: int, rules: RuleSet) -> list[RawMove]:
+    """Every non-capturing move of the side to move (legal only when no capture exists)."""
+    empty = FULL & ~(own | opp)
+    men = own & ~kings
+    promotion_mask = PROMOTION_MASK[turn]
+    out: list[RawMove] = []
+    if turn == 0:
+        for step in (5, 4):
+            targets = (men << step) & empty
+            while targets:
+                low = targets & -targets
+                targets ^= low
+                to = low.bit_length() - 1
+                out.append(((to - step, to), 0, bool(low & promotion_mask)))
+    else:
+        for step in (5, 4):
+            targets = (men >> step) & empty
+            while targets:
+                low = targets & -targets
+                targets ^= low
+                to = low.bit_length() - 1
+                out.append(((to + step, to), 0, bool(low & promotion_mask)))
+    own_kings = own & kings
+    if own_kings:
+        if rules.flying_kings:
+            occupied = own | opp
+            while own_kings:
+                low = own_kings & -own_kings
+                own_kings ^= low
+                square = low.bit_length() - 1
+                for ray in RAY[square]:
+                    for to in ray:
+                        if (occupied >> to) & 1:
+                            break
+                        out.append(((square, to), 0, False))
+        else:
+            for step in (5, 4):
+                targets = (own_kings << step) & empty
+                while targets:
+                    low = targets & -targets
+                    targets ^= low
+                    to = low.bit_length() - 1
+                    out.append(((to - step, to), 0, False))
+                targets = (own_kings >> step) & empty
+                while targets:
+                    low = targets & -targets
+                    targets ^= low
+                    to = low.bit_length() - 1
+                    out.append(((to + step, to), 0, False))
+    return out
+
+
+def generate(
+    own: int, opp: int, kings: int, turn: int, rules: RuleSet, paths: bool = False
+) -> list[RawMove]:
+    """Every legal move of the side to move: the captures if any exist, else the quiet moves."""
+    found = captures(own, opp, kings, turn, rules, paths)
+    if found:
+        return found
+    return quiet_moves(own, opp, kings, turn, rules)
+
+
+def count_moves(own: int, opp: int, kings: int, turn: int, rules: RuleSet, paths: bool) -> int:
+    """The number of legal moves, counting quiet men's moves without listing them."""
+    found = captures(own, opp, kings, turn, rules, paths)
+    if found:
+        return len(found)
+    empty = FULL & ~(own | opp)
+    men = own & ~kings
+    if turn == 0:
+        n = ((men << 5) & empty).bit_count() + ((men << 4) & empty).bit_count()
+    else:
+        n = ((men >> 5) & empty).bit_count() + ((men >> 4) & empty).bit_count()
+    own_kings = own & kings
+    if own_kings:
+        if rules.flying_kings:
+            occupied = own | opp
+            while own_kings:
+                low = own_kings & -own_kings
+                own_kings ^= low
+                for ray in RAY[low.bit_length() - 1]:
+                    for to in ray:
+                        if (occupied >> to) & 1:
+                            break
+                        n += 1
+        else:
+            n += (
+                ((own_kings << 5) & empty).bit_count()
+                + ((own_kings << 4) & empty).bit_count()
+                + ((own_kings >> 5) & empty).bit_count()
+                + ((own_kings >> 4) & empty).bit_count()
+            )
+    return n

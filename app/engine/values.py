@@ -1,0 +1,140 @@
+"""Sides, pieces, moves and outcomes: the engine's public value types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import NamedTuple
+
+from .squares import square_name
+
+
+class Side(Enum):
+    """The two sides; the drums always move first."""
+
+    DRUMS = "drums"
+    TIRES = "tires"
+
+    @property
+    def opponent(self) -> Side:
+        """The other side."""
+        return Side.TIRES if self is Side.DRUMS else Side.DRUMS
+
+    @property
+    def title(self) -> str:
+        """Capitalised name, as in "Drums win"."""
+        return self.value.capitalize()
+
+
+class Piece(NamedTuple):
+    """A piece on a square: its side and whether it is a king."""
+
+    side: Side
+    king: bool
+
+
+class Move:
+    """A whole move: a plain step, or a capture sequence with every landing square.
+
+    Two moves are equal when they start and end on the same squares and take the same set
+    of pieces (rules.md rule 8); ``path`` is one route, ``routes`` every route that reaches
+    the same position.
+    """
+
+    __slots__ = ("_key", "captured", "crowns", "path", "routes")
+
+    path: tuple[int, ...]
+    captured: tuple[int, ...]
+    crowns: bool
+    routes: tuple[tuple[int, ...], ...]
+
+    def __init__(
+        self,
+        path: tuple[int, ...],
+        captured: tuple[int, ...] = (),
+        crowns: bool = False,
+        routes: tuple[tuple[int, ...], ...] = (),
+    ) -> None:
+        if len(path) < 2:
+            raise ValueError("a move needs a start and at least one landing square")
+        self.path = tuple(path)
+        self.captured = tuple(sorted(captured))
+        self.crowns = crowns
+        self.routes = routes or (self.path,)
+        self._key = (self.path[0], self.path[-1], frozenset(self.captured))
+
+    @property
+    def start(self) -> int:
+        """The square the moving piece leaves."""
+        return self.path[0]
+
+    @property
+    def end(self) -> int:
+        """The square where the moving piece ends."""
+        return self.path[-1]
+
+    @property
+    def is_capture(self) -> bool:
+        """Whether the move takes anything."""
+        return bool(self.captured)
+
+    def notation(self) -> str:
+        """Numeric notation: ``11-15`` or ``22x15x6`` (every landing square)."""
+        sep = "x" if self.captured else "-"
+        return sep.join(str(s) for s in self.path)
+
+    def algebraic(self) -> str:
+        """Algebraic notation: ``c3-d4`` or ``c3:e5:g7``."""
+        sep = ":" if self.captured else "-"
+        return sep.join(square_name(s) for s in self.path)
+
+    def __str__(self) -> str:
+        return self.notation()
+
+    def __repr__(self) -> str:
+        return f"Move({self.notation()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+
+class Termination(Enum):
+    """Why a game ended by the rules (agreement, resignation and time are the service's)."""
+
+    NO_PIECES = "no pieces"
+    NO_MOVES = "no legal move"
+    KING_MOVES = "20 king moves"
+    REPETITION = "threefold repetition"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game: the winner (None for a draw) and the reason."""
+
+    winner: Side | None
+    termination: Termination
+
+    @property
+    def reason(self) -> str:
+        """A sentence such as ``Draw: threefold repetition`` or ``Drums win: tires have no
+        legal move``."""
+        if self.winner is None:
+            return f"Draw: {self.termination.value}"
+        loser = self.winner.opponent.value
+        if self.termination is Termination.NO_PIECES:
+            detail = f"{loser} have no pieces left"
+        else:
+            detail = f"{loser} have no legal move"
+        return f"{self.winner.title} win: {detail}"
+
+    @property
+    def pdn_result(self) -> str:
+        """PDN result tag: White's score first, and the drums are PDN's Black (first mover)."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "0-1" if self.winner is Side.DRUMS else "1-0"
