@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .errors import EngineError, InvalidFenError
 from .rulesets import RuleSet
 from .squares import parse_square
@@ -84,11 +86,15 @@ def parse_fen(text: str, rules: RuleSet) -> ParsedFen:
 
 
 def write_fen(
-    drums: list[int], drum_kings: list[int], tires: list[int], tire_kings: list[int], turn: int
+    drums: Sequence[int],
+    drum_kings: Sequence[int],
+    tires: Sequence[int],
+    tire_kings: Sequence[int],
+    turn: int,
 ) -> str:
     """PDN FEN with the side to move first, then the tires (W) and the drums (B)."""
 
-    def part(men: list[int], kings: list[int]) -> str:
+    def part(men: Sequence[int], kings: Sequence[int]) -> str:
         items = [(s, str(s)) for s in men] + [(s, f"K{s}") for s in kings]
         return ",".join(text for _, text in sorted(items))
 

@@ -78,7 +78,7 @@ _TABLE = (
     RuleSet(
         key="russian",
         name="Russian",
-        description="Men jump both ways; flying kings; a man crowned mid-capture goes on as a king.",
+        description="Men jump both ways; flying kings; a man crowned mid-capture goes on as king.",
         men_per_side=12,
         men_capture_backward=True,
         flying_kings=True,

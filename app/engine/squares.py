@@ -32,9 +32,7 @@ def _coords(square: int) -> tuple[int, int]:
 
 
 #: SQUARE_BIT[square] is the bit index of square 1-32 (index 0 unused).
-SQUARE_BIT: tuple[int, ...] = (-1,) + tuple(
-    (9 * r + f) // 2 for r, f in (_coords(s) for s in range(1, 33))
-)
+SQUARE_BIT: tuple[int, ...] = (-1, *((9 * r + f) // 2 for r, f in map(_coords, range(1, 33))))
 #: BIT_SQUARE[bit] is the square number of a bit index, 0 for a ghost.
 BIT_SQUARE: tuple[int, ...] = tuple(
     SQUARE_BIT.index(b) if b in SQUARE_BIT[1:] else 0 for b in range(NUM_BITS)
