@@ -55,37 +55,45 @@ def _shift_fill_hits(kings: int, empty: int, targets: int, step: int) -> bool:
     return bool((((reach >> step) & targets) >> step) & empty)
 
 
-def has_capture(own: int, opp: int, kings: int, turn: int, rules: RuleSet) -> bool:
-    """Cheap whole-board test: can the side to move capture anything?"""
+def capturers(own: int, opp: int, kings: int, turn: int, rules: RuleSet) -> int:
+    """Cheap whole-board test: the mask of pieces of the side to move that can start a
+    capture (every king, with flying kings, when any of them can), 0 when none can."""
     empty = FULL & ~(own | opp)
     men = own & ~kings
+    found = 0
     if men:
         targets = opp if rules.men_capture_kings else opp & ~kings
-        if (turn == 0 or rules.men_capture_backward) and (
-            ((((men << 4) & targets) << 4) | (((men << 5) & targets) << 5)) & empty
-        ):
-            return True
-        if (turn == 1 or rules.men_capture_backward) and (
-            ((((men >> 4) & targets) >> 4) | (((men >> 5) & targets) >> 5)) & empty
-        ):
-            return True
+        if turn == 0 or rules.men_capture_backward:
+            found |= (((((men << 4) & targets) << 4) & empty) >> 8) | (
+                ((((men << 5) & targets) << 5) & empty) >> 10
+            )
+        if turn == 1 or rules.men_capture_backward:
+            found |= (((((men >> 4) & targets) >> 4) & empty) << 8) | (
+                ((((men >> 5) & targets) >> 5) & empty) << 10
+            )
     own_kings = own & kings
     if own_kings:
         if rules.flying_kings:
-            return (
+            if (
                 _shift_fill_hits(own_kings, empty, opp, 5)
                 or _shift_fill_hits(own_kings, empty, opp, 4)
                 or _shift_fill_hits(own_kings, empty, opp, -4)
                 or _shift_fill_hits(own_kings, empty, opp, -5)
+            ):
+                found |= own_kings
+        else:
+            found |= (
+                (((((own_kings << 4) & opp) << 4) & empty) >> 8)
+                | (((((own_kings << 5) & opp) << 5) & empty) >> 10)
+                | (((((own_kings >> 4) & opp) >> 4) & empty) << 8)
+                | (((((own_kings >> 5) & opp) >> 5) & empty) << 10)
             )
-        return bool(
-            (
-                ((((own_kings << 4) & opp) << 4) | (((own_kings << 5) & opp) << 5))
-                | ((((own_kings >> 4) & opp) >> 4) | (((own_kings >> 5) & opp) >> 5))
-            )
-            & empty
-        )
-    return False
+    return found
+
+
+def has_capture(own: int, opp: int, kings: int, turn: int, rules: RuleSet) -> bool:
+    """Whether the side to move must capture."""
+    return bool(capturers(own, opp, kings, turn, rules))
 
 
 def _short_jumps(
@@ -200,37 +208,35 @@ def captures(
     With ``paths`` every distinct route is its own move, as published perft tables count;
     otherwise routes with the same start, end and captured set are one move (rule 8).
     """
-    if not has_capture(own, opp, kings, turn, rules):
+    pieces = capturers(own, opp, kings, turn, rules)
+    if not pieces:
         return []
     occupied_all = own | opp
     ctx = _CaptureContext(opp, rules.promotion)
-    forward = DRUMS_FORWARD if turn == 0 else TIRES_FORWARD
-    man_dirs = ALL_DIRECTIONS if rules.men_capture_backward else forward
+    man_dirs = (
+        ALL_DIRECTIONS
+        if rules.men_capture_backward
+        else (DRUMS_FORWARD if turn == 0 else TIRES_FORWARD)
+    )
     man_targets = opp if rules.men_capture_kings else opp & ~kings
     promotion_mask = PROMOTION_MASK[turn]
     out: list[RawMove] = []
-    by_king: list[bool] = []
-    pieces = own
     while pieces:
         low = pieces & -pieces
         pieces ^= low
         square = low.bit_length() - 1
         occupied = occupied_all ^ low
-        before = len(out)
-        if kings & low:
-            if rules.flying_kings:
-                _flying_jumps(square, occupied, opp, 0, [square], out, False)
-            else:
-                _short_jumps(square, occupied, opp, ALL_DIRECTIONS, 0, [square], out, 0, ctx)
-            by_king.extend([True] * (len(out) - before))
-        else:
+        if not kings & low:
             _short_jumps(
                 square, occupied, man_targets, man_dirs, 0, [square], out, promotion_mask, ctx
             )
-            by_king.extend([False] * (len(out) - before))
+        elif rules.flying_kings:
+            _flying_jumps(square, occupied, opp, 0, [square], out, False)
+        else:
+            _short_jumps(square, occupied, opp, ALL_DIRECTIONS, 0, [square], out, 0, ctx)
     if rules.majority_capture:
-        out, by_king = _most_pieces(out, by_king, kings, rules.tie_breaks)
-    if paths:
+        out = _most_pieces(out, kings, rules.tie_breaks)
+    if paths or len(out) < 2:
         return out
     seen: set[tuple[int, int, int]] = set()
     merged: list[RawMove] = []
@@ -243,19 +249,20 @@ def captures(
 
 
 def _most_pieces(
-    moves: list[RawMove], by_king: list[bool], kings: int, tie_breaks: tuple[TieBreak, ...]
-) -> tuple[list[RawMove], list[bool]]:
+    moves: list[RawMove], kings: int, tie_breaks: tuple[TieBreak, ...]
+) -> list[RawMove]:
     """Keep the captures that take the most pieces, then apply the tie-breaks in order."""
-    pairs = list(zip(moves, by_king, strict=True))
     best = max(m[1].bit_count() for m in moves)
-    pairs = [p for p in pairs if p[0][1].bit_count() == best]
+    moves = [m for m in moves if m[1].bit_count() == best]
     for rule in tie_breaks:
         if rule is TieBreak.MORE_KINGS_CAPTURED:
-            most = max((p[0][1] & kings).bit_count() for p in pairs)
-            pairs = [p for p in pairs if (p[0][1] & kings).bit_count() == most]
-        elif rule is TieBreak.CAPTURED_BY_KING and any(p[1] for p in pairs):
-            pairs = [p for p in pairs if p[1]]
-    return [p[0] for p in pairs], [p[1] for p in pairs]
+            most = max((m[1] & kings).bit_count() for m in moves)
+            moves = [m for m in moves if (m[1] & kings).bit_count() == most]
+        elif rule is TieBreak.CAPTURED_BY_KING:
+            by_king = [m for m in moves if kings >> m[0][0] & 1]
+            if by_king:
+                moves = by_king
+    return moves
 
 
 def quiet_moves(own: int, opp: int, kings: int, turn: int, rules: RuleSet) -> list[RawMove]:
