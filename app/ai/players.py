@@ -1,0 +1,261 @@
+"""The four computer opponents and the public entry points.
+
+Weakness is shaped like a person's, not like noise: the easy levels read only a few plies
+and overlook the opponent's long multi-captures, every level below the top picks among
+its root moves by a softmax over their scores (so a clearly better move is nearly always
+found, and near-equal ones vary), and sometimes slips to its second-best move; slips
+never happen when only one move is legal, grow rarer as the level rises, and at the
+middle level never give away more than a little. Executive searches until its time is
+spent and plays its best move, varying only its first move of a game.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from enum import Enum
+
+from app.ai.search import MATE_BOUND, Searcher, SearchResult, State
+from app.engine import Board, EngineError, Move, Side
+from app.engine.movegen import RawMove
+from app.engine.squares import BIT_SQUARE
+
+DEFAULT_TIME_LIMIT = 2.0
+"""Executive's thinking time per move, in seconds."""
+
+CLEARLY_AHEAD = 60
+"""Evaluation (hundredths of a man) above which the computer declines a draw offer."""
+
+
+class Level(Enum):
+    """The computer opponents, weakest first; the value is the stored identifier."""
+
+    TAMER = "tamer"
+    DRIVER = "driver"
+    WARDEN = "warden"
+    EXECUTIVE = "executive"
+
+    @property
+    def title(self) -> str:
+        return self.value.capitalize()
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """How one level searches and chooses."""
+
+    max_depth: int
+    node_limit: int | None  # keeps fixed-depth levels deterministic and bounded
+    time_cap: float | None  # safety bound on the clock (Executive: its whole budget)
+    blind: int  # overlook the opponent's captures of at least this many pieces (0: none)
+    temperature: float  # softmax temperature over root scores, hundredths of a man
+    margin: int  # root moves scored exactly within this margin of the best
+    slip: float  # chance of playing the second-best move instead
+    slip_max_loss: int  # a slip never costs more than this (hundredths of a man)
+    opening_plies: int = 0  # Executive: vary the first moves of a game among near-equals
+
+
+PROFILES: dict[Level, Profile] = {
+    Level.TAMER: Profile(
+        max_depth=2,
+        node_limit=20_000,
+        time_cap=2.0,
+        blind=2,
+        temperature=70.0,
+        margin=400,
+        slip=0.22,
+        slip_max_loss=1_000,
+    ),
+    Level.DRIVER: Profile(
+        max_depth=4,
+        node_limit=60_000,
+        time_cap=2.0,
+        blind=3,
+        temperature=25.0,
+        margin=200,
+        slip=0.10,
+        slip_max_loss=250,
+    ),
+    Level.WARDEN: Profile(
+        max_depth=10,
+        node_limit=150_000,
+        time_cap=3.0,
+        blind=0,
+        temperature=6.0,
+        margin=40,
+        slip=0.03,
+        slip_max_loss=40,
+    ),
+    Level.EXECUTIVE: Profile(
+        max_depth=64,
+        node_limit=None,
+        time_cap=DEFAULT_TIME_LIMIT,
+        blind=0,
+        temperature=0.0,
+        margin=0,
+        slip=0.0,
+        slip_max_loss=0,
+        opening_plies=2,
+    ),
+}
+
+_OPENING_MARGIN = 12
+
+
+class NoMoveError(EngineError):
+    """The computer was asked to move in a finished game."""
+
+
+def parse_level(value: str | Level) -> Level:
+    """The Level for ``"tamer"`` .. ``"executive"`` (any case); ValueError otherwise."""
+    if isinstance(value, Level):
+        return value
+    try:
+        return Level(str(value).strip().lower())
+    except ValueError:
+        known = ", ".join(level.value for level in Level)
+        raise ValueError(f"unknown level {value!r}; known: {known}") from None
+
+
+def game_history(board: Board) -> list[State]:
+    """Positions of the game since its last man move or capture, before the current one:
+    the only ones that can repeat."""
+    back = min(board.king_plies, board.ply)
+    if not back:
+        return []
+    replay = board.copy()
+    out = []
+    for _ in range(back):
+        replay.pop()
+        out.append(replay.raw_state())
+    return out
+
+
+def to_move(board: Board, raw: RawMove) -> Move:
+    """The engine Move of the board that a raw move stands for."""
+    start, end = BIT_SQUARE[raw[0][0]], BIT_SQUARE[raw[0][-1]]
+    captured = []
+    mask = raw[1]
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        captured.append(BIT_SQUARE[low.bit_length() - 1])
+    taken = tuple(sorted(captured))
+    for move in board.legal_moves:
+        if move.start == start and move.end == end and move.captured == taken:
+            return move
+    raise AssertionError(f"search returned a move the board does not list: {raw}")
+
+
+def analyse(
+    board: Board,
+    level: Level | str = Level.EXECUTIVE,
+    *,
+    time_limit: float | None = None,
+    margin: int | None = None,
+) -> SearchResult:
+    """Search the board as ``level`` would (no randomness): root scores and best line."""
+    profile = PROFILES[parse_level(level)]
+    searcher = Searcher(board.rule_set, blind=profile.blind)
+    limit = _time_limit(profile, time_limit)
+    return searcher.run(
+        board.raw_state(),
+        max_depth=profile.max_depth,
+        time_limit=limit,
+        node_limit=profile.node_limit,
+        margin=profile.margin if margin is None else margin,
+        king_plies=board.king_plies,
+        history=game_history(board),
+    )
+
+
+def _time_limit(profile: Profile, time_limit: float | None) -> float | None:
+    if time_limit is None:
+        return profile.time_cap
+    if time_limit <= 0:
+        raise ValueError("time_limit must be positive")
+    return time_limit
+
+
+def choose_move(
+    board: Board,
+    level: Level | str = Level.EXECUTIVE,
+    *,
+    seed: int | None = None,
+    time_limit: float | None = None,
+) -> Move:
+    """The move the computer at ``level`` plays on ``board`` (its side to move).
+
+    ``time_limit`` (seconds) is Executive's budget, 2 s by default, and a cap for the
+    others. A seed makes the choice repeatable (Executive's depth still depends on the
+    clock). Raises NoMoveError when the game is over.
+    """
+    lvl = parse_level(level)
+    profile = PROFILES[lvl]
+    if board.is_game_over():
+        raise NoMoveError("the game is over: there is no move to choose")
+    legal = board.legal_moves
+    if len(legal) == 1:
+        return legal[0]
+    rng = random.Random(seed)
+    opening = board.ply < profile.opening_plies and board.king_plies == 0
+    margin = max(profile.margin, _OPENING_MARGIN if opening else 0)
+    result = analyse(board, lvl, time_limit=time_limit, margin=margin)
+    if result.best is None:  # pragma: no cover - the game is not over
+        raise NoMoveError("no legal move")
+    raw = _among_equals(result, rng) if opening else _pick(result, profile, rng)
+    return to_move(board, raw)
+
+
+def _among_equals(result: SearchResult, rng: random.Random) -> RawMove:
+    best = result.score
+    near = [m for m, s in result.scores.items() if s >= best - _OPENING_MARGIN]
+    if not near or result.best is None:
+        raise AssertionError("no root scores")
+    near.sort(key=lambda m: (m[0], m[1]))
+    return rng.choice(near)
+
+
+def _pick(result: SearchResult, profile: Profile, rng: random.Random) -> RawMove:
+    """Softmax over root scores, or a slip to the second best."""
+    assert result.best is not None
+    if profile.temperature <= 0 or not result.scores or result.score > MATE_BOUND:
+        return result.best
+    ranked = sorted(result.scores.items(), key=lambda kv: (-kv[1], kv[0][0], kv[0][1]))
+    best_score = ranked[0][1]
+    if (
+        len(ranked) > 1
+        and rng.random() < profile.slip
+        and best_score - ranked[1][1] <= profile.slip_max_loss
+        and ranked[1][1] > -MATE_BOUND
+    ):
+        return ranked[1][0]
+    floor = best_score - profile.margin
+    weights = []
+    for _, score in ranked:
+        if score < floor or score < -MATE_BOUND:
+            weights.append(0.0)
+        else:
+            weights.append(math.exp((score - best_score) / profile.temperature))
+    return rng.choices([m for m, _ in ranked], weights=weights)[0]
+
+
+def evaluate_for_draw_offer(board: Board, side: Side, *, time_limit: float = 0.5) -> bool:
+    """Whether ``side`` (the computer) accepts a draw: yes unless a short search finds it
+    clearly ahead (more than ``CLEARLY_AHEAD``)."""
+    if board.is_game_over():
+        return False
+    searcher = Searcher(board.rule_set)
+    result = searcher.run(
+        board.raw_state(),
+        max_depth=12,
+        time_limit=time_limit,
+        king_plies=board.king_plies,
+        history=game_history(board),
+        shortcut_forced=False,
+    )
+    score = result.score
+    if board.turn is not side:
+        score = -score
+    return score <= CLEARLY_AHEAD

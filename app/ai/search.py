@@ -1,0 +1,366 @@
+"""Alpha-beta search over the engine's low-level positions.
+
+Iterative deepening principal-variation search with a transposition table, hash-move,
+capture, killer and history move ordering, late-move reductions for quiet moves, and two
+extensions: a position whose side to move must capture is never a leaf (captures are
+forced, so the search plays them out), and a position with a single legal move costs no
+depth. The draw rules live inside the search: a position that repeats one on the current
+line or in the game since its last man move or capture scores as a draw, and so does the
+twentieth plain king ply in a row; near that limit the static score fades towards a draw,
+so the side that is ahead makes progress (a man move or a capture) instead of shuffling.
+
+Positions are the engine's ``(own, opp, kings, turn)`` tuples (``app.engine.movegen``).
+The tuple is the position itself (pieces and side to move), so the transposition table
+and the repetition check key on it directly: exact, and cheaper in Python than updating
+a Zobrist key move by move.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from app.ai.evaluation import FLYING, SHORT, WIN, Weights, evaluate
+from app.engine.board import KING_PLIES_DRAW
+from app.engine.movegen import RawMove, apply, generate
+from app.engine.rulesets import RuleSet
+
+State = tuple[int, int, int, int]
+
+INF = WIN + 1
+MATE_BOUND = WIN - 1000
+"""Scores beyond this are wins or losses found by the search, not evaluations."""
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_TT_LIMIT = 1_500_000
+_MAX_PLY = 120
+_FADE_FROM = KING_PLIES_DRAW // 2
+"""From this many plain king plies on, the static score fades linearly to a draw."""
+
+
+class SearchTimeout(Exception):
+    """Raised inside the search when the deadline or node budget is reached."""
+
+
+def weights_for(rules: RuleSet) -> Weights:
+    """The evaluation family of a rule set."""
+    return FLYING if rules.flying_kings else SHORT
+
+
+def is_plain_king_move(state: State, move: RawMove) -> bool:
+    """A move by a king that takes nothing: the kind the 20-ply draw rule counts."""
+    return not move[1] and bool(state[2] >> move[0][0] & 1)
+
+
+@dataclass
+class SearchResult:
+    """What a search found at the root."""
+
+    best: RawMove | None
+    score: int
+    depth: int
+    nodes: int
+    elapsed: float
+    scores: dict[RawMove, int] = field(default_factory=dict)
+    """Root move scores of the last completed iteration (exact within the margin)."""
+    pv: list[RawMove] = field(default_factory=list)
+
+
+class Searcher:
+    """One search context: rules, evaluation, transposition table and ordering tables.
+
+    ``blind`` > 0 makes the search overlook the opponent's captures of at least that many
+    pieces (the weakness of the easy levels); the side to move at the root always sees
+    its own.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        *,
+        weights: Weights | None = None,
+        blind: int = 0,
+        tt: dict[State, tuple[int, int, int, RawMove | None]] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.weights = weights or weights_for(rules)
+        self.blind = blind
+        self.tt: dict[State, tuple[int, int, int, RawMove | None]] = {} if tt is None else tt
+        self.history: dict[tuple[int, int], int] = {}
+        self.killers: list[list[RawMove | None]] = [[None, None] for _ in range(_MAX_PLY + 2)]
+        self.nodes = 0
+        self.deadline = float("inf")
+        self.node_limit = 1 << 62
+        self.seen: dict[State, int] = {}
+        self.root_turn = 0
+
+    # -- the tree --------------------------------------------------------------------------
+
+    def _check_limits(self) -> None:
+        if self.nodes >= self.node_limit or time.perf_counter() >= self.deadline:
+            raise SearchTimeout
+
+    def _leaf(self, state: State, kp: int) -> int:
+        score = evaluate(state[0], state[1], state[2], state[3], self.weights)
+        if kp > _FADE_FROM:
+            score = score * (KING_PLIES_DRAW - kp) // (KING_PLIES_DRAW - _FADE_FROM)
+        return score
+
+    def search(self, state: State, depth: int, alpha: int, beta: int, ply: int, kp: int) -> int:
+        """Negamax score of ``state`` for its side to move, within (alpha, beta)."""
+        self.nodes += 1
+        if not self.nodes & 1023:
+            self._check_limits()
+        own, opp, kings, turn = state
+        moves = generate(own, opp, kings, turn, self.rules)
+        if not moves:
+            return ply - WIN
+        if kp >= KING_PLIES_DRAW or state in self.seen:
+            return 0
+        capture = bool(moves[0][1])
+        if self.blind and capture and turn != self.root_turn:
+            moves = [m for m in moves if m[1].bit_count() < self.blind]
+            if not moves:
+                # The shot is not seen: the position looks quiet.
+                return self._leaf(state, kp)
+        if depth <= 0 and not capture:
+            return self._leaf(state, kp)
+        if ply >= _MAX_PLY:
+            return self._leaf(state, kp)
+
+        entry = self.tt.get(state)
+        hash_move = None
+        if entry is not None:
+            e_depth, e_flag, e_score, hash_move = entry
+            if e_depth >= depth and ply:
+                if e_score > MATE_BOUND:
+                    e_score -= ply
+                elif e_score < -MATE_BOUND:
+                    e_score += ply
+                if e_flag == _EXACT:
+                    return e_score
+                if e_flag == _LOWER:
+                    if e_score >= beta:
+                        return e_score
+                elif e_score <= alpha:
+                    return e_score
+
+        n = len(moves)
+        if n == 1:
+            new_depth = depth  # a forced move costs no depth
+        else:
+            new_depth = depth - 1
+            if n > 2:
+                moves = self._order(moves, capture, hash_move, ply)
+            elif hash_move is not None and moves[1] == hash_move:
+                moves = [moves[1], moves[0]]
+
+        alpha_orig = alpha
+        best_score = -INF
+        best_move = moves[0]
+        seen = self.seen
+        seen[state] = 1
+        search = self.search
+        child_ply = ply + 1
+        try:
+            for i, move in enumerate(moves):
+                child = apply(own, opp, kings, turn, move)
+                child_kp = kp + 1 if not move[1] and kings >> move[0][0] & 1 else 0
+                if i == 0:
+                    score = -search(child, new_depth, -beta, -alpha, child_ply, child_kp)
+                else:
+                    reduce = (
+                        1
+                        if (
+                            not capture
+                            and new_depth >= 2
+                            and i >= 3
+                            and not move[2]
+                            and move is not hash_move
+                        )
+                        else 0
+                    )
+                    score = -search(
+                        child, new_depth - reduce, -alpha - 1, -alpha, child_ply, child_kp
+                    )
+                    if score > alpha and (reduce or score < beta):
+                        score = -search(child, new_depth, -beta, -alpha, child_ply, child_kp)
+                if score > best_score:
+                    best_score = score
+                    best_move = move
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            if not capture:
+                                self._reward(move, depth, ply)
+                            break
+        finally:
+            del seen[state]
+
+        if depth > 0 or entry is None:
+            stored = best_score
+            if stored > MATE_BOUND:
+                stored += ply
+            elif stored < -MATE_BOUND:
+                stored -= ply
+            if best_score <= alpha_orig:
+                flag = _UPPER
+            elif best_score >= beta:
+                flag = _LOWER
+            else:
+                flag = _EXACT
+            if len(self.tt) >= _TT_LIMIT:
+                self.tt.clear()
+            self.tt[state] = (depth, flag, stored, best_move)
+        return best_score
+
+    def _order(
+        self, moves: list[RawMove], capture: bool, hash_move: RawMove | None, ply: int
+    ) -> list[RawMove]:
+        if capture:
+            ordered = sorted(moves, key=lambda m: m[1].bit_count() * 4 + m[2], reverse=True)
+        else:
+            history = self.history
+            k1, k2 = self.killers[ply]
+            ordered = sorted(
+                moves,
+                key=lambda m: (
+                    (1 << 30 if m == k1 else 1 << 29 if m == k2 else 0)
+                    + (1 << 28 if m[2] else 0)
+                    + history.get((m[0][0], m[0][-1]), 0)
+                ),
+                reverse=True,
+            )
+        if hash_move is not None and ordered[0] != hash_move and hash_move in ordered:
+            ordered.remove(hash_move)
+            ordered.insert(0, hash_move)
+        return ordered
+
+    def _reward(self, move: RawMove, depth: int, ply: int) -> None:
+        killers = self.killers[ply]
+        if killers[0] != move:
+            killers[1] = killers[0]
+            killers[0] = move
+        key = (move[0][0], move[0][-1])
+        self.history[key] = self.history.get(key, 0) + depth * depth
+
+    # -- the root --------------------------------------------------------------------------
+
+    def run(
+        self,
+        state: State,
+        *,
+        max_depth: int = 64,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        margin: int = 0,
+        king_plies: int = 0,
+        history: Sequence[State] = (),
+        on_iteration: Callable[[SearchResult], None] | None = None,
+        shortcut_forced: bool = True,
+    ) -> SearchResult:
+        """Iterative deepening from ``state`` until ``max_depth``, the time limit or the
+        node budget; the result of the deepest completed iteration is returned (or a better
+        move found by an unfinished one).
+
+        ``margin`` > 0 asks for exact scores of every root move within that margin of the
+        best (for the levels' softmax); a single legal move is returned unsearched unless
+        ``shortcut_forced`` is false; ``history`` holds the game's earlier positions since
+        its last irreversible move, so repeating them counts as a draw.
+        """
+        started = time.perf_counter()
+        self.deadline = started + time_limit if time_limit is not None else float("inf")
+        self.node_limit = self.nodes + node_limit if node_limit is not None else 1 << 62
+        self.root_turn = state[3]
+        self.seen = dict.fromkeys(history, 1)
+        self.seen.pop(state, None)
+        own, opp, kings, turn = state
+        moves = generate(own, opp, kings, turn, self.rules)
+        start_nodes = self.nodes
+        if not moves:
+            return SearchResult(None, -WIN, 0, 0, 0.0)
+        if len(moves) == 1 and shortcut_forced:
+            return SearchResult(moves[0], 0, 0, 0, 0.0, {moves[0]: 0}, [moves[0]])
+
+        result = SearchResult(moves[0], -INF, 0, 0, 0.0)
+        entry = self.tt.get(state)
+        order = list(moves)
+        if entry is not None and entry[3] in order:
+            order.remove(entry[3])
+            order.insert(0, entry[3])
+        scores: dict[RawMove, int] = {}
+        for depth in range(1, max_depth + 1):
+            try:
+                scores = self._root(state, order, depth, margin, king_plies, result)
+            except SearchTimeout:
+                break
+            best = max(order, key=lambda m: scores[m])
+            result = SearchResult(
+                best,
+                scores[best],
+                depth,
+                self.nodes - start_nodes,
+                time.perf_counter() - started,
+                dict(scores),
+                self._pv(state, best),
+            )
+            if on_iteration is not None:
+                on_iteration(result)
+            order.sort(key=lambda m: scores[m], reverse=True)
+            if abs(result.score) > MATE_BOUND:
+                break
+        result.nodes = self.nodes - start_nodes
+        result.elapsed = time.perf_counter() - started
+        return result
+
+    def _root(
+        self,
+        state: State,
+        order: list[RawMove],
+        depth: int,
+        margin: int,
+        kp: int,
+        previous: SearchResult,
+    ) -> dict[RawMove, int]:
+        own, opp, kings, turn = state
+        scores: dict[RawMove, int] = {}
+        best = -INF
+        self.seen[state] = 1
+        try:
+            for i, move in enumerate(order):
+                child = apply(own, opp, kings, turn, move)
+                child_kp = kp + 1 if not move[1] and kings >> move[0][0] & 1 else 0
+                if i == 0:
+                    score = -self.search(child, depth - 1, -INF, INF, 1, child_kp)
+                else:
+                    floor = best - margin if margin else best
+                    score = -self.search(child, depth - 1, -floor - 1, -floor, 1, child_kp)
+                    if score > floor:
+                        score = -self.search(child, depth - 1, -INF, -floor, 1, child_kp)
+                scores[move] = score
+                if score > best:
+                    best = score
+                    # A better move found before time runs out is worth keeping.
+                    if depth > 1 and i > 0:
+                        previous.best = move
+                        previous.score = score
+        finally:
+            del self.seen[state]
+        return scores
+
+    def _pv(self, state: State, first: RawMove) -> list[RawMove]:
+        pv = [first]
+        seen = {state}
+        state = apply(*state, first)
+        while len(pv) < 32 and state not in seen:
+            seen.add(state)
+            entry = self.tt.get(state)
+            if entry is None or entry[3] is None:
+                break
+            move = entry[3]
+            if move not in generate(*state, self.rules):
+                break
+            pv.append(move)
+            state = apply(*state, move)
+        return pv
