@@ -30,6 +30,58 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_migrate(args: argparse.Namespace) -> int:
+    from app.core.migrate import downgrade, upgrade
+    from app.core.settings import get_settings
+
+    url = get_settings().database_url
+    if args.downgrade:
+        downgrade(url, args.downgrade)
+    else:
+        upgrade(url, args.revision)
+    print("migrations applied", file=sys.stderr)
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from app.core.logging import configure_logging
+    from app.core.migrate import upgrade
+    from app.core.settings import get_settings
+    from app.main import create_app
+
+    settings = get_settings()
+    host = args.host or settings.host
+    port = args.port or settings.port
+    configure_logging(settings.log_level)
+    upgrade(settings.database_url)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    print(f"Checkers is being served: open http://{shown}:{port}", flush=True)
+    app = create_app(settings.model_copy(update={"migrate_on_start": False}))
+    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning")
+    return 0
+
+
+def _cmd_worker(args: argparse.Namespace) -> int:
+    from app.core.clock import SystemClock
+    from app.core.db import Database
+    from app.core.logging import configure_logging
+    from app.core.migrate import upgrade
+    from app.core.settings import get_settings
+    from app.rooms.jobs import run_worker, sweep
+
+    settings = get_settings()
+    configure_logging(settings.log_level)
+    upgrade(settings.database_url)
+    database = Database(settings.database_url)
+    if args.once:
+        print(f"rooms handled: {sweep(database, SystemClock(), settings)}")
+        return 0
+    run_worker(database, SystemClock(), settings)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="checkers", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -45,6 +97,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="count every capture path as its own move, as published tables do",
     )
     p.set_defaults(func=_cmd_perft)
+
+    p = sub.add_parser("serve", help="apply migrations, then serve the web app and API")
+    p.add_argument("--host", default=None, help="address to bind (default HOST or 127.0.0.1)")
+    p.add_argument("--port", type=int, default=None, help="port (default PORT or 8000)")
+    p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser("migrate", help="apply the database migrations (DATABASE_URL)")
+    p.add_argument("revision", nargs="?", default="head", help="target revision (head)")
+    p.add_argument("--downgrade", metavar="REVISION", help="downgrade to REVISION instead")
+    p.set_defaults(func=_cmd_migrate)
+
+    p = sub.add_parser("worker", help="run only the deadline sweep (forfeit claims, expiry)")
+    p.add_argument("--once", action="store_true", help="sweep once and exit")
+    p.set_defaults(func=_cmd_worker)
     return parser
 
 

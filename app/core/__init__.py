@@ -1,0 +1,1 @@
+"""Infrastructure shared by the domains: settings, database, clock, logging."""

@@ -1,0 +1,58 @@
+"""FastAPI dependencies shared by the routers: session, settings, clock, seat token."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.orm import Session
+
+from .clock import Clock
+from .db import Database
+from .settings import Settings
+
+
+def get_database(request: Request) -> Database:
+    database: Database = request.app.state.database
+    return database
+
+
+def get_session(database: Annotated[Database, Depends(get_database)]) -> Iterator[Session]:
+    with database.session() as session:
+        yield session
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_clock(request: Request) -> Clock:
+    clock: Clock = request.app.state.clock
+    return clock
+
+
+_bearer = HTTPBearer(auto_error=False, description="A seat's secret token.")
+
+
+def get_token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str | None:
+    """The bearer token, if any (checked against the room's seats by the service)."""
+    return credentials.credentials if credentials else None
+
+
+def base_url(request: Request) -> str:
+    """Base of share links: PUBLIC_URL when set, else the URL this request came to."""
+    settings: Settings = request.app.state.settings
+    return settings.public_url or str(request.base_url)
+
+
+SessionDep = Annotated[Session, Depends(get_session)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+ClockDep = Annotated[Clock, Depends(get_clock)]
+TokenDep = Annotated[str | None, Depends(get_token)]
+DatabaseDep = Annotated[Database, Depends(get_database)]
+BaseUrlDep = Annotated[str, Depends(base_url)]

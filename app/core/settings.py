@@ -1,0 +1,75 @@
+"""Configuration read from the environment (and an optional `.env` file)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from functools import lru_cache
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Every knob of the service; each field is an environment variable of the same name."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    database_url: str = Field(
+        default="sqlite:///checkers.sqlite3",
+        description="SQLAlchemy URL; SQLite file by default, postgresql://... in production.",
+    )
+    host: str = Field(default="127.0.0.1", description="Address `checkers serve` binds.")
+    port: int = Field(default=8000, ge=1, le=65535, description="Port `checkers serve` binds.")
+    public_url: str | None = Field(
+        default=None,
+        description="Base URL of share links; when unset, taken from each request.",
+    )
+    migrate_on_start: bool = Field(
+        default=True, description="Apply Alembic migrations when the app starts."
+    )
+    scheduler_enabled: bool = Field(
+        default=True, description="Run the deadline sweep inside the web process."
+    )
+    sweep_interval_seconds: float = Field(default=60.0, gt=0, description="Sweep period.")
+    sweep_batch_size: int = Field(default=500, ge=1, description="Rooms locked per sweep batch.")
+    claim_after_seconds: int = Field(
+        default=48 * 3600, ge=1, description="A forfeit claim opens this long after a turn began."
+    )
+    expire_after_seconds: int = Field(
+        default=7 * 24 * 3600, ge=1, description="A room expires this long after its last move."
+    )
+    rematch_window_seconds: int = Field(
+        default=7 * 24 * 3600,
+        ge=1,
+        description="A finished room closes to rematches this long after its game ended.",
+    )
+    max_plies: int = Field(default=1000, ge=1, description="A game is drawn at this many plies.")
+    max_body_bytes: int = Field(default=4096, ge=256, description="Largest request body.")
+    log_level: str = Field(default="INFO", description="Python logging level.")
+
+    @field_validator("database_url")
+    @classmethod
+    def _psycopg_driver(cls, value: str) -> str:
+        """Plain `postgres://` / `postgresql://` URLs use psycopg 3, the installed driver."""
+        for prefix in ("postgres://", "postgresql://"):
+            if value.startswith(prefix):
+                return "postgresql+psycopg://" + value[len(prefix) :]
+        return value
+
+    @property
+    def claim_after(self) -> timedelta:
+        return timedelta(seconds=self.claim_after_seconds)
+
+    @property
+    def expire_after(self) -> timedelta:
+        return timedelta(seconds=self.expire_after_seconds)
+
+    @property
+    def rematch_window(self) -> timedelta:
+        return timedelta(seconds=self.rematch_window_seconds)
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return Settings()

@@ -1,0 +1,84 @@
+"""The app factory: settings, database, routers, error handlers, lifespan, scheduler."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+
+from app.core.clock import Clock, SystemClock
+from app.core.db import Database
+from app.core.deps import DatabaseDep
+from app.core.logging import configure_logging
+from app.core.middleware import AccessLogMiddleware, BodyLimitMiddleware
+from app.core.settings import Settings, get_settings
+from app.rooms.jobs import start_background
+from app.rooms.router import install_error_handlers
+from app.rooms.router import router as rooms_router
+from app.rooms.schemas import HealthOut
+
+log = logging.getLogger("checkers.app")
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    clock: Clock | None = None,
+    database: Database | None = None,
+) -> FastAPI:
+    """A ready app; migrations and the sweep scheduler start with its lifespan."""
+    settings = settings or get_settings()
+    clock = clock or SystemClock()
+    database = database or Database(settings.database_url)
+    configure_logging(settings.log_level)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.migrate_on_start:
+            from app.core.migrate import upgrade
+
+            upgrade(database.url)
+        scheduler = (
+            start_background(database, clock, settings) if settings.scheduler_enabled else None
+        )
+        try:
+            yield
+        finally:
+            if scheduler is not None:
+                scheduler.shutdown(wait=True)
+
+    app = FastAPI(
+        title="Checkers at your own pace",
+        version="0.1.0",
+        description="Correspondence checkers in six rule sets. A seat acts with "
+        "`Authorization: Bearer <token>`; everyone else with the room id watches.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.clock = clock
+    app.state.database = database
+    app.include_router(rooms_router)
+    install_error_handlers(app)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(AccessLogMiddleware)
+
+    @app.get(
+        "/healthz",
+        response_model=HealthOut,
+        tags=["health"],
+        responses={503: {"description": "The database does not answer"}},
+    )
+    def healthz(db: DatabaseDep) -> HealthOut | JSONResponse:
+        try:
+            db.ping()
+        except Exception as exc:
+            log.warning("health check failed: %s", type(exc).__name__)
+            return JSONResponse(
+                {"detail": "database unavailable", "code": "database_unavailable"}, 503
+            )
+        return HealthOut(status="ok", database=db.engine.dialect.name)
+
+    return app

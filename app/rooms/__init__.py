@@ -1,0 +1,1 @@
+"""The rooms domain: invite rooms, seats, games, moves, offers, deadlines and events."""

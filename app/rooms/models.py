@@ -1,0 +1,180 @@
+"""Tables of the rooms domain.
+
+A room has two stable seats (the creator's and the joiner's) and one or more games; each
+game says which seat plays the drums, so colours swap on a rematch while seats stay.
+Every state change of a room appends a row to its versioned event record.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    ForeignKey,
+    Index,
+    Integer,
+    SmallInteger,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.core.db import Base, UTCDateTime
+
+
+class RoomStatus(enum.IntEnum):
+    """Ordered: everything from FINISHED up means no game is in progress."""
+
+    WAITING = 10  # the creator waits for an opponent
+    PLAYING = 20  # the current game is in progress
+    FINISHED = 30  # the current game is over; a rematch may start another
+    EXPIRED = 40  # closed for good: no move, offer, claim or rematch any more
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+class GameStatus(enum.IntEnum):
+    WAITING = 10
+    PLAYING = 20
+    FINISHED = 30
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+class SeatRole(enum.StrEnum):
+    """Stable seat identities; the colour of each seat is per game."""
+
+    CREATOR = "creator"
+    JOINER = "joiner"
+
+    @property
+    def other(self) -> SeatRole:
+        return SeatRole.JOINER if self is SeatRole.CREATOR else SeatRole.CREATOR
+
+
+class OfferKind(enum.StrEnum):
+    DRAW = "draw"
+    REMATCH = "rematch"
+
+
+class OfferStatus(enum.StrEnum):
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    LAPSED = "lapsed"  # the other player moved, the game ended, or the room closed
+
+
+class Room(Base):
+    __tablename__ = "rooms"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rule_set: Mapped[str] = mapped_column(String(16))
+    status: Mapped[int] = mapped_column(SmallInteger)
+    current_game_number: Mapped[int] = mapped_column(Integer, default=1)
+    # Version of the last event appended to the room's event record.
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # Start of the current deadline: creation (waiting), game start or last move
+    # (playing), end of the game (finished).
+    last_active_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # When the sweep must next look at this room (claim opening or expiry); NULL = never.
+    next_check_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="room", order_by="Seat.id", lazy="selectin"
+    )
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("room_id", "role"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    role: Mapped[str] = mapped_column(String(8))
+    # SHA-256 hex of the seat's secret token; NULL for a computer seat.
+    token_hash: Mapped[str | None] = mapped_column(String(64))
+    # Set when the computer holds this seat (a later feature); NULL for a person.
+    computer_level: Mapped[str | None] = mapped_column(String(16))
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    room: Mapped[Room] = relationship(back_populates="seats")
+
+
+class Game(Base):
+    __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("room_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    drums_seat: Mapped[str] = mapped_column(String(8))
+    status: Mapped[int] = mapped_column(SmallInteger)
+    # NULL: the rule set's standard start.
+    start_fen: Mapped[str | None] = mapped_column(String(200))
+    # Current position, always equal to the replay of the moves.
+    fen: Mapped[str] = mapped_column(String(200))
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+    turn: Mapped[str] = mapped_column(String(5))
+    winner: Mapped[str | None] = mapped_column(String(5))
+    termination: Mapped[str | None] = mapped_column(String(16))
+    reason: Mapped[str | None] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # When the side to move got the turn; the forfeit claim opens a fixed time later.
+    turn_started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # The claim_open event of the current turn has been appended.
+    claim_notified: Mapped[bool] = mapped_column(Boolean, default=False)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class Move(Base):
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("game_id", "ply"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    ply: Mapped[int] = mapped_column(Integer)  # 1 for the first move of the game
+    side: Mapped[str] = mapped_column(String(5))
+    notation: Mapped[str] = mapped_column(String(200))  # full path, e.g. 22x15x6
+    path: Mapped[list[int]] = mapped_column(JSON)
+    captured: Mapped[list[int]] = mapped_column(JSON)
+    crowned: Mapped[bool] = mapped_column(Boolean)
+    # A capture or a man's move: no earlier position can recur after it, so a board
+    # is rebuilt from the FEN after the last such move plus the plies that follow.
+    irreversible: Mapped[bool] = mapped_column(Boolean)
+    fen_after: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class Offer(Base):
+    __tablename__ = "offers"
+    __table_args__ = (Index("ix_offers_game_kind_status", "game_id", "kind", "status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(8))
+    by_seat: Mapped[str] = mapped_column(String(8))
+    status: Mapped[str] = mapped_column(String(10))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class Event(Base):
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("room_id", "version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(24))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
