@@ -23,6 +23,9 @@ from .squares import (
 )
 
 RawMove = tuple[tuple[int, ...], int, bool]
+
+#: Directions a man captures along, by "men capture backward" and by side to move.
+_MAN_DIRECTIONS = ((DRUMS_FORWARD, TIRES_FORWARD), (ALL_DIRECTIONS, ALL_DIRECTIONS))
 State = tuple[int, int, int, int]
 
 
@@ -105,7 +108,8 @@ def _short_jumps(
     path: list[int],
     out: list[RawMove],
     promotion_mask: int,
-    ctx: _CaptureContext,
+    opp: int,
+    promotion: Promotion,
 ) -> bool:
     """Extend a capture by one-square jumps (men, and short kings when ``promotion_mask`` is 0).
 
@@ -127,18 +131,27 @@ def _short_jumps(
         now = captured | mid_bit
         path.append(land)
         if promotion_mask >> land & 1:
-            if ctx.promotion is Promotion.CROWN_AND_CONTINUE:
-                if not _flying_jumps(land, occupied, ctx.opp, now, path, out, True):
+            if promotion is Promotion.CROWN_AND_CONTINUE:
+                if not _flying_jumps(land, occupied, opp, now, path, out, True):
                     out.append((tuple(path), now, True))
-            elif ctx.promotion is Promotion.PASS_AS_MAN:
+            elif promotion is Promotion.PASS_AS_MAN:
                 if not _short_jumps(
-                    land, occupied, targets, directions, now, path, out, promotion_mask, ctx
+                    land,
+                    occupied,
+                    targets,
+                    directions,
+                    now,
+                    path,
+                    out,
+                    promotion_mask,
+                    opp,
+                    promotion,
                 ):
                     out.append((tuple(path), now, True))
             else:
                 out.append((tuple(path), now, True))
         elif not _short_jumps(
-            land, occupied, targets, directions, now, path, out, promotion_mask, ctx
+            land, occupied, targets, directions, now, path, out, promotion_mask, opp, promotion
         ):
             out.append((tuple(path), now, False))
         path.pop()
@@ -192,14 +205,6 @@ def _flying_jumps(
     return found
 
 
-class _CaptureContext:
-    __slots__ = ("opp", "promotion")
-
-    def __init__(self, opp: int, promotion: Promotion) -> None:
-        self.opp = opp
-        self.promotion = promotion
-
-
 def captures(
     own: int, opp: int, kings: int, turn: int, rules: RuleSet, paths: bool = False
 ) -> list[RawMove]:
@@ -211,13 +216,16 @@ def captures(
     pieces = capturers(own, opp, kings, turn, rules)
     if not pieces:
         return []
+    return capture_sequences(pieces, own, opp, kings, turn, rules, paths)
+
+
+def capture_sequences(
+    pieces: int, own: int, opp: int, kings: int, turn: int, rules: RuleSet, paths: bool
+) -> list[RawMove]:
+    """The legal captures starting from ``pieces`` (the mask ``capturers`` returned)."""
     occupied_all = own | opp
-    ctx = _CaptureContext(opp, rules.promotion)
-    man_dirs = (
-        ALL_DIRECTIONS
-        if rules.men_capture_backward
-        else (DRUMS_FORWARD if turn == 0 else TIRES_FORWARD)
-    )
+    promotion = rules.promotion
+    man_dirs = _MAN_DIRECTIONS[rules.men_capture_backward][turn]
     man_targets = opp if rules.men_capture_kings else opp & ~kings
     promotion_mask = PROMOTION_MASK[turn]
     out: list[RawMove] = []
@@ -228,12 +236,21 @@ def captures(
         occupied = occupied_all ^ low
         if not kings & low:
             _short_jumps(
-                square, occupied, man_targets, man_dirs, 0, [square], out, promotion_mask, ctx
+                square,
+                occupied,
+                man_targets,
+                man_dirs,
+                0,
+                [square],
+                out,
+                promotion_mask,
+                opp,
+                promotion,
             )
         elif rules.flying_kings:
             _flying_jumps(square, occupied, opp, 0, [square], out, False)
         else:
-            _short_jumps(square, occupied, opp, ALL_DIRECTIONS, 0, [square], out, 0, ctx)
+            _short_jumps(square, occupied, opp, ALL_DIRECTIONS, 0, [square], out, 0, opp, promotion)
     if rules.majority_capture:
         out = _most_pieces(out, kings, rules.tie_breaks)
     if paths or len(out) < 2:
@@ -321,17 +338,17 @@ def generate(
     own: int, opp: int, kings: int, turn: int, rules: RuleSet, paths: bool = False
 ) -> list[RawMove]:
     """Every legal move of the side to move: the captures if any exist, else the quiet moves."""
-    found = captures(own, opp, kings, turn, rules, paths)
-    if found:
-        return found
+    pieces = capturers(own, opp, kings, turn, rules)
+    if pieces:
+        return capture_sequences(pieces, own, opp, kings, turn, rules, paths)
     return quiet_moves(own, opp, kings, turn, rules)
 
 
 def count_moves(own: int, opp: int, kings: int, turn: int, rules: RuleSet, paths: bool) -> int:
     """The number of legal moves, counting quiet men's moves without listing them."""
-    found = captures(own, opp, kings, turn, rules, paths)
-    if found:
-        return len(found)
+    pieces = capturers(own, opp, kings, turn, rules)
+    if pieces:
+        return len(capture_sequences(pieces, own, opp, kings, turn, rules, paths))
     empty = FULL & ~(own | opp)
     men = own & ~kings
     if turn == 0:

@@ -14,9 +14,22 @@ def _perft(
     if depth == 1:
         return count_moves(own, opp, kings, turn, rules, paths)
     total = 0
-    for move in generate(own, opp, kings, turn, rules, paths):
-        nxt = apply(own, opp, kings, turn, move)
-        total += _perft(nxt[0], nxt[1], nxt[2], nxt[3], depth - 1, rules, paths)
+    nxt_turn = turn ^ 1
+    for path, captured, crowns in generate(own, opp, kings, turn, rules, paths):
+        # movegen.apply, inlined: this loop runs once per interior node.
+        start = 1 << path[0]
+        end = 1 << path[-1]
+        nxt_kings = kings & ~captured
+        if crowns or nxt_kings & start:
+            nxt_kings = (nxt_kings & ~start) | end
+        if depth == 2:
+            total += count_moves(
+                opp & ~captured, own ^ start ^ end, nxt_kings, nxt_turn, rules, paths
+            )
+        else:
+            total += _perft(
+                opp & ~captured, own ^ start ^ end, nxt_kings, nxt_turn, depth - 1, rules, paths
+            )
     return total
 
 

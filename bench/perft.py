@@ -1,0 +1,152 @@
+"""Move-generator speed: perft leaves per second, and the same count by py-draughts.
+
+Run: ``make bench`` (or ``python bench/perft.py``). Prints figures; asserts only that the
+counts are the published ones, so a fast wrong generator cannot look good.
+Targets on the 2-core reference machine: English perft 9 (3,963,680) in at most 4 s, at
+least 4x py-draughts' speed, and every rule set within 3x of English's leaves per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.engine import RULE_SETS, Board, perft  # noqa: E402
+
+#: Published start-position counts used as a correctness guard (Aart Bik's tables).
+ENGLISH_PERFT = {7: 179_740, 8: 845_931, 9: 3_963_680}
+
+#: Mid-game positions with no capture pending, reached by seeded random play.
+MIDGAME = {
+    "english": [
+        "B:WK3,18,21,24,25,26,29,31,32:B2,5,6,9,11,12",
+        "W:W17,20,27,29,30,31:B3,4,6,8,9,15,28",
+        "W:WK3,17,18,20,26,28,29,31:B4,5,7,9,10,11",
+    ],
+    "brazilian": [
+        "B:W13,19,23,25,26,27,28,30,31,32:B1,2,4,8,10,11,20",
+        "W:W11,17,21,23,25,27,28,29,31,32:B2,3,4,5,6,12,13",
+        "B:W22,24,25,27,28,29,30,32:B1,2,4,5,6,12,13,16",
+    ],
+    "russian": [
+        "W:W12,18,22,23,24,26,28,30,32:B1,4,6,7,9,11,14,15,21",
+        "B:W16,22,23,25,26,28,29,30,32:B1,2,4,5,7,8,13,14",
+        "W:W16,19,23,27,29,30,31,32:B1,3,4,6,7,12",
+    ],
+    "spanish": [
+        "B:W19,20,21,22,25,29,30,32:B1,2,3,4,5,7,8,12,14",
+        "W:W13,21,22,25,29,32:B1,2,4,6,7,9,10,11,K20,26",
+        "B:W13,14,23,26,28,30,31,32:B1,4,5,6,7,8,12,19,20",
+    ],
+    "italian": [
+        "W:WK10,12,17,18,25,27,28,29,30,32:B3,4,7,8,9,19,21",
+        "W:WK1,7,10,20,21,27,28,30,32:B3,4,9,11",
+        "W:W14,17,22,25,27,28,29,30,31,32:B1,2,3,5,6,7,11,16,20",
+    ],
+    "thai": [
+        "B:W13,22,25,27,28,32:B2,5,6,7,8,9,19",
+        "B:WK17,23,25,27,28,29,30,32:B3,4,7,11",
+        "W:W21,22,23,28,29,32:B1,5,7,8,9,10,12",
+    ],
+}
+
+
+def timed(fn: object, *args: object) -> tuple[int, float]:
+    started = time.perf_counter()
+    result = fn(*args)  # type: ignore[operator]
+    return int(result), time.perf_counter() - started
+
+
+def adaptive(board: Board, budget: float) -> tuple[int, int, float]:
+    """Deepen until one count takes at least ``budget`` seconds; (depth, leaves, seconds)."""
+    depth = 1
+    while True:
+        leaves, seconds = timed(perft, board, depth)
+        if seconds >= budget or depth >= 14:
+            return depth, leaves, seconds
+        depth += 1
+
+
+def py_draughts_perft(depth: int) -> tuple[int, float] | None:
+    """Perft of py-draughts' American board, with captures made mandatory."""
+    try:
+        from draughts.boards._core import CORE_AMERICAN
+        from draughts.boards.american import Board as AmericanBoard
+    except ImportError:
+        return None
+
+    class MandatoryBoard(AmericanBoard):  # type: ignore[misc]
+        @property
+        def legal_moves(self):  # type: ignore[no-untyped-def]
+            return self._legal_moves_from_core(
+                CORE_AMERICAN, max_capture=False, captures_optional=False
+            )
+
+    board = MandatoryBoard()
+
+    def count(d: int) -> int:
+        moves = board.legal_moves
+        if d == 1:
+            return len(moves)
+        total = 0
+        for move in moves:
+            board.push(move)
+            total += count(d - 1)
+            board.pop()
+        return total
+
+    return timed(count, depth)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--depth", type=int, default=9, help="English start depth (9)")
+    parser.add_argument("--budget", type=float, default=0.5, help="seconds per adaptive count")
+    parser.add_argument("--py-draughts-depth", type=int, default=8)
+    args = parser.parse_args()
+
+    print(f"English perft {args.depth} from the start")
+    leaves, seconds = timed(perft, Board("english"), args.depth)
+    expected = ENGLISH_PERFT.get(args.depth)
+    status = "" if expected is None else ("  (published)" if leaves == expected else "  WRONG")
+    print(f"  {leaves:,} leaves in {seconds:.2f} s = {leaves / seconds:,.0f} leaves/s{status}")
+    if expected is not None and leaves != expected:
+        return 1
+
+    d = args.py_draughts_depth
+    theirs = py_draughts_perft(d)
+    if theirs is None:
+        print("py-draughts not installed: pip install py-draughts")
+    else:
+        their_leaves, their_seconds = theirs
+        ours, our_seconds = timed(perft, Board("english"), d)
+        ratio = (ours / our_seconds) / (their_leaves / their_seconds)
+        print(f"English perft {d}: ours {ours:,} in {our_seconds:.2f} s; py-draughts (captures")
+        print(f"  mandatory) {their_leaves:,} in {their_seconds:.2f} s; speed ratio {ratio:.1f}x")
+
+    print("\nLeaves per second by rule set (start position; mean over mid-game positions)")
+    print(f"  {'rule set':<10} {'start':>16} {'mid-game':>16} {'vs English':>11}")
+    english_rate = None
+    for key in RULE_SETS:
+        depth, leaves, seconds = adaptive(Board(key), args.budget)
+        start_rate = leaves / seconds
+        mid_rates = []
+        for fen in MIDGAME[key]:
+            _, mid_leaves, mid_seconds = adaptive(Board(key, fen=fen), args.budget)
+            mid_rates.append(mid_leaves / mid_seconds)
+        mid_rate = sum(mid_rates) / len(mid_rates)
+        rate = (start_rate + mid_rate) / 2
+        english_rate = english_rate or rate
+        print(
+            f"  {key:<10} {start_rate:>12,.0f} d{depth:<2} {mid_rate:>16,.0f}"
+            f" {english_rate / rate:>10.2f}x slower"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
