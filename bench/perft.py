@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.engine import RULE_SETS, Board, perft  # noqa: E402
+from app.engine import RULE_SETS, Board, perft
 
 #: Published start-position counts used as a correctness guard (Aart Bik's tables).
 ENGLISH_PERFT = {7: 179_740, 8: 845_931, 9: 3_963_680}
