@@ -334,10 +334,26 @@ class Granted:
     token: str
 
 
-def create_room(session: Session, *, rule_set: str, now: datetime, settings: Settings) -> Granted:
-    """A room waiting for an opponent; the creator holds the drums of game 1."""
+def create_room(
+    session: Session,
+    *,
+    rule_set: str,
+    now: datetime,
+    settings: Settings,
+    first_fen: str | None = None,
+) -> Granted:
+    """A room waiting for an opponent; the creator holds the drums of game 1.
+
+    `first_fen` (not offered by the API) starts game 1 from a set-up position.
+    """
     if rule_set not in RULE_SETS:
         raise errors.UnknownRuleSet(f"unknown rule set {rule_set!r}", rule_sets=sorted(RULE_SETS))
+    if first_fen is not None:
+        try:
+            board = Board(rule_set, fen=first_fen)
+        except EngineError as exc:
+            raise errors.InvalidInput(f"invalid position: {exc}") from exc
+        first_fen = board.fen()
     token = new_token()
     with session.begin():
         room = Room(
@@ -354,16 +370,16 @@ def create_room(session: Session, *, rule_set: str, now: datetime, settings: Set
             Seat(room=room, role=SeatRole.CREATOR, token_hash=hash_token(token), joined_at=now)
         )
         session.flush()  # the room row first: games reference it
-        fen = start_fen(rule_set)
+        first = Board(rule_set, fen=first_fen)
         game = Game(
             room_id=room.id,
             number=1,
             drums_seat=SeatRole.CREATOR,
             status=GameStatus.WAITING,
-            start_fen=None,
-            fen=fen,
+            start_fen=first_fen,
+            fen=first.fen(),
             ply=0,
-            turn=Side.DRUMS.value,
+            turn=first.turn.value,
             created_at=now,
             claim_notified=False,
         )

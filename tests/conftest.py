@@ -1,0 +1,130 @@
+"""Shared fixtures: databases (SQLite and PostgreSQL), a manual clock, the app client.
+
+PostgreSQL comes from TEST_DATABASE_URL (default: the local `test` database). Each test
+process creates its own scratch databases next to it, so xdist workers never collide.
+When PostgreSQL is unreachable its tests skip, except under CI=true where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from app.core.clock import ManualClock
+from app.core.db import Base, Database
+from app.core.settings import Settings
+
+DEFAULT_TEST_DATABASE_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+TABLES = ("events", "moves", "offers", "seats", "games", "rooms")
+
+
+def _admin_url() -> str:
+    url = os.environ.get("TEST_DATABASE_URL", DEFAULT_TEST_DATABASE_URL)
+    return Settings(database_url=url).database_url
+
+
+class PostgresServer:
+    """Creates and drops scratch databases on the test server."""
+
+    def __init__(self, admin_url: str) -> None:
+        self.admin_url = admin_url
+        self._engine = create_engine(admin_url, isolation_level="AUTOCOMMIT", pool_size=1)
+        self.created: list[str] = []
+
+    def ping(self) -> None:
+        with self._engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+
+    def create(self, prefix: str = "checkers_t") -> str:
+        """A new empty database; returns its URL."""
+        name = f"{prefix}_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+        with self._engine.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        self.created.append(name)
+        return make_url(self.admin_url).set(database=name).render_as_string(hide_password=False)
+
+    def drop(self, url: str) -> None:
+        name = make_url(url).database
+        with self._engine.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        if name in self.created:
+            self.created.remove(name)
+
+    def close(self) -> None:
+        for name in list(self.created):
+            with self._engine.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        self._engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """The PostgreSQL server of TEST_DATABASE_URL (skip, or fail under CI, if down)."""
+    server = PostgresServer(_admin_url())
+    try:
+        server.ping()
+    except Exception as exc:
+        message = (
+            f"PostgreSQL unreachable at TEST_DATABASE_URL ({_admin_url()}): "
+            f"{type(exc).__name__}. Start it or point TEST_DATABASE_URL at one."
+        )
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def pg_url(postgres: PostgresServer) -> str:
+    """One migrated scratch database for this test process."""
+    from app.core.migrate import upgrade
+
+    url = postgres.create()
+    upgrade(url)
+    return url
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def database(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> Iterator[Database]:
+    """An empty database: a fresh SQLite file, or this process's PostgreSQL database."""
+    if request.param == "sqlite":
+        db = Database(f"sqlite:///{tmp_path}/checkers.sqlite3")
+        Base.metadata.create_all(db.engine)
+    else:
+        db = Database(request.getfixturevalue("pg_url"), pool_size=25, max_overflow=5)
+        with db.engine.begin() as conn:
+            conn.execute(text(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE"))
+    yield db
+    db.dispose()
+
+
+@pytest.fixture
+def pg_database(pg_url: str) -> Iterator[Database]:
+    """This process's PostgreSQL database, emptied."""
+    db = Database(pg_url, pool_size=25, max_overflow=5)
+    with db.engine.begin() as conn:
+        conn.execute(text(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE"))
+    yield db
+    db.dispose()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(datetime(2024, 3, 1, 12, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def settings(database: Database) -> Settings:
+    return Settings(
+        database_url=database.url,
+        scheduler_enabled=False,
+        migrate_on_start=False,
+        public_url="http://checkers.test",
+    )
