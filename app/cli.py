@@ -82,13 +82,23 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def _depth(text: str) -> int:
+    try:
+        depth = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if depth < 0:
+        raise argparse.ArgumentTypeError("depth must be 0 or more")
+    return depth
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="checkers", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("perft", help="count leaf nodes of the move tree")
     p.add_argument("rule_set", help="english, brazilian, russian, spanish, italian or thai")
-    p.add_argument("depth", type=int)
+    p.add_argument("depth", type=_depth, help="plies, 0 or more")
     p.add_argument("--fen", default=None, help="start from this PDN FEN")
     p.add_argument("--divide", action="store_true", help="print the count below each move")
     p.add_argument(
