@@ -13,19 +13,19 @@ from __future__ import annotations
 
 from .rulesets import Promotion, RuleSet, TieBreak
 from .squares import (
-    ALL_DIRECTIONS,
-    DRUMS_FORWARD,
+    ALL_JUMPS,
+    DRUMS_JUMPS,
     FULL,
-    NEIGHBOUR,
     PROMOTION_MASK,
     RAY,
-    TIRES_FORWARD,
+    TIRES_JUMPS,
+    JumpTable,
 )
 
 RawMove = tuple[tuple[int, ...], int, bool]
 
-#: Directions a man captures along, by "men capture backward" and by side to move.
-_MAN_DIRECTIONS = ((DRUMS_FORWARD, TIRES_FORWARD), (ALL_DIRECTIONS, ALL_DIRECTIONS))
+#: Jumps a man may make, by "men capture backward" and by side to move.
+_MAN_JUMPS = ((DRUMS_JUMPS, TIRES_JUMPS), (ALL_JUMPS, ALL_JUMPS))
 State = tuple[int, int, int, int]
 
 
@@ -103,7 +103,7 @@ def _short_jumps(
     square: int,
     occupied: int,
     targets: int,
-    directions: tuple[int, ...],
+    jumps: JumpTable,
     captured: int,
     path: list[int],
     out: list[RawMove],
@@ -117,15 +117,8 @@ def _short_jumps(
     was possible from ``square``.
     """
     found = False
-    for d in directions:
-        middle = NEIGHBOUR[square][d]
-        if middle < 0:
-            continue
-        mid_bit = 1 << middle
-        if not targets & mid_bit or captured & mid_bit:
-            continue
-        land = NEIGHBOUR[middle][d]
-        if land < 0 or (occupied >> land) & 1:
+    for mid_bit, land, land_bit in jumps[square]:
+        if not targets & mid_bit or captured & mid_bit or occupied & land_bit:
             continue
         found = True
         now = captured | mid_bit
@@ -139,7 +132,7 @@ def _short_jumps(
                     land,
                     occupied,
                     targets,
-                    directions,
+                    jumps,
                     now,
                     path,
                     out,
@@ -151,7 +144,7 @@ def _short_jumps(
             else:
                 out.append((tuple(path), now, True))
         elif not _short_jumps(
-            land, occupied, targets, directions, now, path, out, promotion_mask, opp, promotion
+            land, occupied, targets, jumps, now, path, out, promotion_mask, opp, promotion
         ):
             out.append((tuple(path), now, False))
         path.pop()
@@ -225,7 +218,7 @@ def capture_sequences(
     """The legal captures starting from ``pieces`` (the mask ``capturers`` returned)."""
     occupied_all = own | opp
     promotion = rules.promotion
-    man_dirs = _MAN_DIRECTIONS[rules.men_capture_backward][turn]
+    man_jumps = _MAN_JUMPS[rules.men_capture_backward][turn]
     man_targets = opp if rules.men_capture_kings else opp & ~kings
     promotion_mask = PROMOTION_MASK[turn]
     out: list[RawMove] = []
@@ -239,7 +232,7 @@ def capture_sequences(
                 square,
                 occupied,
                 man_targets,
-                man_dirs,
+                man_jumps,
                 0,
                 [square],
                 out,
@@ -250,7 +243,7 @@ def capture_sequences(
         elif rules.flying_kings:
             _flying_jumps(square, occupied, opp, 0, [square], out, False)
         else:
-            _short_jumps(square, occupied, opp, ALL_DIRECTIONS, 0, [square], out, 0, opp, promotion)
+            _short_jumps(square, occupied, opp, ALL_JUMPS, 0, [square], out, 0, opp, promotion)
     if rules.majority_capture:
         out = _most_pieces(out, kings, rules.tie_breaks)
     if paths or len(out) < 2:

@@ -119,3 +119,26 @@ def squares_to_bits(squares: list[int] | tuple[int, ...]) -> int:
     for s in squares:
         mask |= 1 << SQUARE_BIT[s]
     return mask
+
+
+JumpTable = tuple[tuple[tuple[int, int, int], ...], ...]
+
+
+def _jump_table(directions: tuple[int, ...]) -> JumpTable:
+    """For each bit, ``(jumped mask, landing bit, landing mask)`` of every one-square jump
+    along ``directions`` that stays on the board."""
+    table = []
+    for b in range(NUM_BITS):
+        jumps = []
+        for d in directions:
+            middle = NEIGHBOUR[b][d]
+            land = NEIGHBOUR[middle][d] if middle >= 0 else -1
+            if BIT_SQUARE[b] and land >= 0:
+                jumps.append((1 << middle, land, 1 << land))
+        table.append(tuple(jumps))
+    return tuple(table)
+
+
+DRUMS_JUMPS = _jump_table(DRUMS_FORWARD)
+TIRES_JUMPS = _jump_table(TIRES_FORWARD)
+ALL_JUMPS = _jump_table(ALL_DIRECTIONS)
