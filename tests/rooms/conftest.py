@@ -62,8 +62,10 @@ class Api:
 
     def token_to_move(self, room: Room) -> str:
         view = self.view(room)
-        seat = view["game"]["drums_seat"] if view["game"]["turn"] == "drums" else (
-            view["game"]["tires_seat"]
+        seat = (
+            view["game"]["drums_seat"]
+            if view["game"]["turn"] == "drums"
+            else (view["game"]["tires_seat"])
         )
         token = room.creator if seat == "creator" else room.joiner
         assert token is not None
@@ -83,18 +85,15 @@ class Api:
             view = r.json()
         return view
 
-    def action(self, room: Room, token: str | None, what: str, action: str | None = None
-               ) -> httpx.Response:
+    def action(
+        self, room: Room, token: str | None, what: str, action: str | None = None
+    ) -> httpx.Response:
         body = {"action": action} if action else None
-        return self.client.post(
-            f"/api/rooms/{room.id}/{what}", json=body, headers=self.auth(token)
-        )
+        return self.client.post(f"/api/rooms/{room.id}/{what}", json=body, headers=self.auth(token))
 
 
 @pytest.fixture
-def app_client(
-    settings: Settings, clock: ManualClock, database: Database
-) -> Iterator[TestClient]:
+def app_client(settings: Settings, clock: ManualClock, database: Database) -> Iterator[TestClient]:
     app = create_app(settings, clock=clock, database=database)
     with TestClient(app, raise_server_exceptions=False) as client:
         yield client

@@ -37,7 +37,12 @@ def test_rule_sets_lists_the_six_with_pdn_game_types(api: Api) -> None:
     assert r.status_code == 200
     types = {rs["key"]: rs["pdn_gametype"] for rs in r.json()}
     assert types == {
-        "english": 21, "italian": 22, "spanish": 24, "russian": 25, "brazilian": 26, "thai": 31,
+        "english": 21,
+        "italian": 22,
+        "spanish": 24,
+        "russian": 25,
+        "brazilian": 26,
+        "thai": 31,
     }
 
 
@@ -59,10 +64,17 @@ def test_healthz_reports_503_when_the_database_is_gone(app_client: TestClient) -
 def test_openapi_and_docs_describe_the_api(api: Api) -> None:
     schema = api.client.get("/openapi.json").json()
     for path in (
-        "/api/rooms", "/api/rooms/{room_id}", "/api/rooms/{room_id}/join",
-        "/api/rooms/{room_id}/moves", "/api/rooms/{room_id}/draw", "/api/rooms/{room_id}/resign",
-        "/api/rooms/{room_id}/rematch", "/api/rooms/{room_id}/claim-forfeit",
-        "/api/rooms/{room_id}/games/{number}.pdn", "/api/rule-sets", "/healthz",
+        "/api/rooms",
+        "/api/rooms/{room_id}",
+        "/api/rooms/{room_id}/join",
+        "/api/rooms/{room_id}/moves",
+        "/api/rooms/{room_id}/draw",
+        "/api/rooms/{room_id}/resign",
+        "/api/rooms/{room_id}/rematch",
+        "/api/rooms/{room_id}/claim-forfeit",
+        "/api/rooms/{room_id}/games/{number}.pdn",
+        "/api/rule-sets",
+        "/healthz",
     ):
         assert path in schema["paths"], path
     assert "RoomView" in schema["components"]["schemas"]
@@ -85,7 +97,8 @@ def test_create_gives_the_drums_seat_a_token_shown_once(api: Api, database: Data
     assert room["rule_set"]["key"] == "russian"
     assert room["you"] == {"seat": "creator", "side": "drums", "to_move": False}
     assert [(s["seat"], s["side"], s["taken"]) for s in room["seats"]] == [
-        ("creator", "drums", True), ("joiner", "tires", False),
+        ("creator", "drums", True),
+        ("joiner", "tires", False),
     ]
     # Stored only as a SHA-256 hash.
     with database.session() as session:
@@ -115,8 +128,11 @@ def test_view_of_a_new_game_shows_position_turn_and_legal_moves(api: Api) -> Non
     assert game["turn"] == "drums" and game["ply"] == 0 and game["moves"] == []
     assert {m["notation"] for m in game["legal_moves"]} == ENGLISH_OPENINGS
     assert view["you"] == {"seat": "creator", "side": "drums", "to_move": True}
-    assert api.view(room, room.joiner)["you"] == {"seat": "joiner", "side": "tires",
-                                                  "to_move": False}
+    assert api.view(room, room.joiner)["you"] == {
+        "seat": "joiner",
+        "side": "tires",
+        "to_move": False,
+    }
 
 
 def test_join_takes_the_tires_and_a_full_room_refuses(api: Api) -> None:
@@ -133,9 +149,12 @@ def test_join_takes_the_tires_and_a_full_room_refuses(api: Api) -> None:
 
 def test_unknown_room_is_404_everywhere(api: Api) -> None:
     for method, path in (
-        ("get", "/api/rooms/nope"), ("post", "/api/rooms/nope/join"),
-        ("post", "/api/rooms/nope/resign"), ("get", "/api/rooms/nope/games/1.pdn"),
-        ("get", "/api/rooms/nope/events"), ("post", "/api/rooms/nope/claim-forfeit"),
+        ("get", "/api/rooms/nope"),
+        ("post", "/api/rooms/nope/join"),
+        ("post", "/api/rooms/nope/resign"),
+        ("get", "/api/rooms/nope/games/1.pdn"),
+        ("get", "/api/rooms/nope/events"),
+        ("post", "/api/rooms/nope/claim-forfeit"),
     ):
         r = api.client.request(method, path, headers=api.auth("whatever"))
         assert r.status_code == 404, path
@@ -155,8 +174,13 @@ def test_a_move_is_validated_recorded_and_turns_the_turn(api: Api) -> None:
     assert game["ply"] == 1 and game["turn"] == "tires"
     assert game["fen"] == "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"
     [move] = game["moves"]
-    assert (move["notation"], move["algebraic"], move["path"], move["captured"], move["side"]) \
-        == ("11-15", "c3-d4", [11, 15], [], "drums")
+    assert (move["notation"], move["algebraic"], move["path"], move["captured"], move["side"]) == (
+        "11-15",
+        "c3-d4",
+        [11, 15],
+        [],
+        "drums",
+    )
     assert {m["notation"] for m in game["legal_moves"]} == ENGLISH_REPLIES
 
 
@@ -197,9 +221,15 @@ def test_malformed_or_illegal_moves_are_422_and_change_nothing(api: Api, text: s
 
 @pytest.mark.parametrize(
     "body",
-    [{}, {"move": "11-15"}, {"move": "", "expected_ply": 0}, {"move": "11-15", "expected_ply": -1},
-     {"move": 11, "expected_ply": 0}, {"move": "11-15", "expected_ply": 0, "extra": 1},
-     {"move": "1" * 201, "expected_ply": 0}],
+    [
+        {},
+        {"move": "11-15"},
+        {"move": "", "expected_ply": 0},
+        {"move": "11-15", "expected_ply": -1},
+        {"move": 11, "expected_ply": 0},
+        {"move": "11-15", "expected_ply": 0, "extra": 1},
+        {"move": "1" * 201, "expected_ply": 0},
+    ],
 )
 def test_invalid_bodies_are_422(api: Api, body: dict[str, Any]) -> None:
     room = api.create()
@@ -211,12 +241,14 @@ def test_invalid_bodies_are_422(api: Api, body: dict[str, Any]) -> None:
 def test_malformed_json_is_422_and_oversized_bodies_413(api: Api) -> None:
     room = api.create()
     r = api.client.post(
-        f"/api/rooms/{room.id}/moves", content=b"{not json",
+        f"/api/rooms/{room.id}/moves",
+        content=b"{not json",
         headers={**api.auth(room.creator), "Content-Type": "application/json"},
     )
     assert r.status_code == 422
     big = api.client.post(
-        f"/api/rooms/{room.id}/moves", content=b"{" + b" " * 10_000 + b"}",
+        f"/api/rooms/{room.id}/moves",
+        content=b"{" + b" " * 10_000 + b"}",
         headers={**api.auth(room.creator), "Content-Type": "application/json"},
     )
     assert big.status_code == 413 and big.json()["code"] == "too_large"
@@ -242,8 +274,11 @@ def test_moves_need_a_seat_token(api: Api) -> None:
     assert wrong.status_code == 403 and wrong.json()["code"] == "wrong_token"
     foreign = api.move(room, other.creator, "11-15", 0)
     assert foreign.status_code == 403
-    basic = api.client.post(f"/api/rooms/{room.id}/moves", json={"move": "11-15",
-                            "expected_ply": 0}, headers={"Authorization": "Basic abc"})
+    basic = api.client.post(
+        f"/api/rooms/{room.id}/moves",
+        json={"move": "11-15", "expected_ply": 0},
+        headers={"Authorization": "Basic abc"},
+    )
     assert basic.status_code == 401
     assert snapshot(api, room) == before
     assert api.client.get(f"/api/rooms/{room.id}", headers=api.auth("nope")).status_code == 403
@@ -281,14 +316,20 @@ def test_no_move_before_the_opponent_joins(api: Api) -> None:
     assert r.status_code == 409 and r.json()["code"] == "waiting_for_opponent"
 
 
-def test_ambiguous_short_form_names_the_candidates(api: Api, database: Database,
-                                                   settings: Any, clock: Any) -> None:
+def test_ambiguous_short_form_names_the_candidates(
+    api: Api, database: Database, settings: Any, clock: Any
+) -> None:
     """A drums man on d2 (7) can take c3,c5 or e3,e5 and land on d6 (23) either way."""
     from app.rooms import service
 
     with database.session() as session:
-        granted = service.create_room(session, rule_set="english", now=clock.now(),
-                                      settings=settings, first_fen="B:W10,11,18,19:B7")
+        granted = service.create_room(
+            session,
+            rule_set="english",
+            now=clock.now(),
+            settings=settings,
+            first_fen="B:W10,11,18,19:B7",
+        )
     room = Room(granted.room_id, granted.token)
     room.joiner = api.client.post(f"/api/rooms/{room.id}/join").json()["token"]
     view = api.view(room)
@@ -387,8 +428,10 @@ def test_resign_and_rematch_swap_sides_keep_history_and_score(api: Api) -> None:
     assert view["game"]["number"] == 2 and view["game"]["ply"] == 0
     assert (view["game"]["drums_seat"], view["game"]["tires_seat"]) == ("joiner", "creator")
     assert view["you"] == {"seat": "creator", "side": "tires", "to_move": False}
-    assert [(g["number"], g["drums_seat"]) for g in view["games"]] == [(1, "creator"),
-                                                                      (2, "joiner")]
+    assert [(g["number"], g["drums_seat"]) for g in view["games"]] == [
+        (1, "creator"),
+        (2, "joiner"),
+    ]
     assert view["games"][0]["result"]["text"] == "Tires win: drums resigned"
     assert view["score"] == {"creator": 0.0, "joiner": 1.0}
     # The joiner now plays the drums and moves first.
@@ -406,8 +449,14 @@ def test_pdn_export(api: Api) -> None:
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("application/x-pdn")
     text = r.text
-    for tag in ('[GameType "25"]', '[Result "0-1"]', '[Black "creator (drums)"]',
-                '[White "joiner (tires)"]', '[Round "1"]', '[Date "2024.03.01"]'):
+    for tag in (
+        '[GameType "25"]',
+        '[Result "0-1"]',
+        '[Black "creator (drums)"]',
+        '[White "joiner (tires)"]',
+        '[Round "1"]',
+        '[Date "2024.03.01"]',
+    ):
         assert tag in text, tag
     assert "FEN" not in text
     assert "1. 11-15 22-18 2. 15x22 {tires resigned} 0-1" in text
@@ -415,13 +464,15 @@ def test_pdn_export(api: Api) -> None:
     assert api.client.get(f"/api/rooms/{room.id}/games/x.pdn").status_code == 422
 
 
-def test_pdn_of_a_set_up_position_carries_its_fen(api: Api, database: Database,
-                                                  settings: Any, clock: Any) -> None:
+def test_pdn_of_a_set_up_position_carries_its_fen(
+    api: Api, database: Database, settings: Any, clock: Any
+) -> None:
     from app.rooms import service
 
     with database.session() as session:
-        granted = service.create_room(session, rule_set="english", now=clock.now(),
-                                      settings=settings, first_fen="W:W18:B14")
+        granted = service.create_room(
+            session, rule_set="english", now=clock.now(), settings=settings, first_fen="W:W18:B14"
+        )
     room = Room(granted.room_id, granted.token)
     room.joiner = api.client.post(f"/api/rooms/{room.id}/join").json()["token"]
     view = api.play(room, "18x9")  # the tires' man on e5 takes f4 and ends the game
@@ -439,8 +490,15 @@ def test_events_record_every_change_in_order(api: Api) -> None:
     api.action(room, room.joiner, "resign")
     body = api.client.get(f"/api/rooms/{room.id}/events").json()
     kinds = [e["kind"] for e in body["events"]]
-    assert kinds == ["created", "joined", "move", "draw_offered", "draw_declined", "resigned",
-                     "game_over"]
+    assert kinds == [
+        "created",
+        "joined",
+        "move",
+        "draw_offered",
+        "draw_declined",
+        "resigned",
+        "game_over",
+    ]
     assert [e["version"] for e in body["events"]] == list(range(1, 8))
     assert body["version"] == 7 == api.view(room)["version"]
     after = api.client.get(f"/api/rooms/{room.id}/events", params={"after": 5}).json()
