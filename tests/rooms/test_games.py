@@ -7,6 +7,7 @@ offers; the ending is then checked against the rules on the stored record itself
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -63,7 +64,7 @@ def test_a_whole_game_reaches_its_end(
     assert result is not None and result["reason"] and result["text"]
     moves = game["moves"]
     assert [m["ply"] for m in moves] == list(range(1, len(moves) + 1))
-    assert all(a["side"] != b["side"] for a, b in zip(moves, moves[1:], strict=False))
+    assert all(a["side"] != b["side"] for a, b in itertools.pairwise(moves))
     fens = [Board(rule_set).fen()] + [m["fen_after"] for m in moves]
     assert game["fen"] == fens[-1]
     loser = "tires" if result["winner"] == "drums" else "drums"
@@ -114,6 +115,7 @@ def test_threefold_repetition_draws_at_once(api: Api, database: Database) -> Non
 
     from app.core.settings import Settings
     from app.rooms import service
+
     from .conftest import Room
 
     with database.session() as session:
