@@ -79,8 +79,8 @@ PROFILES: dict[Level, Profile] = {
     ),
     Level.WARDEN: Profile(
         max_depth=10,
-        node_limit=150_000,
-        time_cap=3.0,
+        node_limit=60_000,
+        time_cap=5.0,
         blind=0,
         temperature=6.0,
         margin=40,
@@ -199,13 +199,26 @@ def choose_move(
     if len(legal) == 1:
         return legal[0]
     rng = random.Random(seed)
-    opening = board.ply < profile.opening_plies and board.king_plies == 0
+    opening = profile.opening_plies > 0 and _in_opening(board, profile.opening_plies)
     margin = max(profile.margin, _OPENING_MARGIN if opening else 0)
     result = analyse(board, lvl, time_limit=time_limit, margin=margin)
     if result.best is None:  # pragma: no cover - the game is not over
         raise NoMoveError("no legal move")
     raw = _among_equals(result, rng) if opening else _pick(result, profile, rng)
     return to_move(board, raw)
+
+
+def _in_opening(board: Board, plies: int) -> bool:
+    """Whether the game is within its first ``plies`` moves from the start position."""
+    pieces = board.pieces()
+    full = 2 * board.rule_set.men_per_side
+    if len(pieces) != full or any(p.king for p in pieces.values()):
+        return False
+    start = Board(board.rule_set)
+    replay = board.copy()
+    for _ in range(min(board.ply, plies)):
+        replay.pop()
+    return board.ply < plies and replay.key == start.key
 
 
 def _among_equals(result: SearchResult, rng: random.Random) -> RawMove:
@@ -220,7 +233,7 @@ def _among_equals(result: SearchResult, rng: random.Random) -> RawMove:
 def _pick(result: SearchResult, profile: Profile, rng: random.Random) -> RawMove:
     """Softmax over root scores, or a slip to the second best."""
     assert result.best is not None
-    if profile.temperature <= 0 or not result.scores or result.score > MATE_BOUND:
+    if profile.temperature <= 0 or not result.scores or abs(result.score) > MATE_BOUND:
         return result.best
     ranked = sorted(result.scores.items(), key=lambda kv: (-kv[1], kv[0][0], kv[0][1]))
     best_score = ranked[0][1]
