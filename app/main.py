@@ -44,6 +44,7 @@ def create_app(
         scheduler = (
             start_background(database, clock, settings) if settings.scheduler_enabled else None
         )
+        app.state.scheduler = scheduler
         try:
             yield
         finally:
