@@ -93,6 +93,8 @@ def test_fen_round_trips(rule_set: str, data: st.DataObject) -> None:
         assert again.fen() == fen
         assert again.pieces() == board.pieces()
         assert again.turn is board.turn
+        # The position key depends on the position only, however it was reached.
+        assert again.key == board.key
         assert legal_keys(again) == legal_keys(board)
 
 
