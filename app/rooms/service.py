@@ -67,6 +67,14 @@ def new_room_id() -> str:
     return secrets.token_urlsafe(16)
 
 
+class _ComputerCredential(str):
+    """The computer's credential for its own seat. Only this one object opens that seat
+    (compared by identity), so no token sent in a request can."""
+
+
+COMPUTER = _ComputerCredential("computer")
+
+
 def identify(room: Room, token: str | None) -> Seat | None:
     """The seat `token` opens; None without a token; `WrongToken` for any other token.
 
@@ -74,6 +82,11 @@ def identify(room: Room, token: str | None) -> Seat | None:
     """
     if token is None:
         return None
+    if token is COMPUTER:
+        for seat in room.seats:
+            if seat.computer_level is not None:
+                return seat
+        raise errors.WrongToken("this room has no computer seat")
     digest = hash_token(token)
     found: Seat | None = None
     for seat in room.seats:
