@@ -9,6 +9,8 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
+from app.computer.router import router as computer_router
+from app.computer.runner import ComputerRunner
 from app.core.clock import Clock, SystemClock
 from app.core.db import Database
 from app.core.deps import DatabaseDep
@@ -45,9 +47,11 @@ def create_app(
             start_background(database, clock, settings) if settings.scheduler_enabled else None
         )
         app.state.scheduler = scheduler
+        app.state.computer.start(scheduler)
         try:
             yield
         finally:
+            app.state.computer.shutdown()
             if scheduler is not None:
                 scheduler.shutdown(wait=True)
 
@@ -61,7 +65,9 @@ def create_app(
     app.state.settings = settings
     app.state.clock = clock
     app.state.database = database
+    app.state.computer = ComputerRunner(database, clock, settings)
     app.include_router(rooms_router)
+    app.include_router(computer_router)
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(AccessLogMiddleware)

@@ -28,6 +28,13 @@ from .view import grant_view, load_game, read_events, read_room, rule_set_out, s
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
+
+def _after_action(request: Request, room_id: str) -> None:
+    """Tell the computer player, when the app runs one, that this room has changed."""
+    computer = getattr(request.app.state, "computer", None)
+    if computer is not None:
+        computer.kick(room_id)
+
 RoomId = Path(min_length=1, max_length=64, description="The room's id from its share URL.")
 
 _REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -120,6 +127,7 @@ def join_room(
 )
 def play_move(
     body: MoveIn,
+    request: Request,
     session: SessionDep,
     token: TokenDep,
     clock: ClockDep,
@@ -136,6 +144,7 @@ def play_move(
         now=clock.now(),
         settings=settings,
     )
+    _after_action(request, room_id)
     return _view(session, room_id, token, clock, settings, base)
 
 
@@ -147,6 +156,7 @@ def play_move(
 )
 def draw(
     body: ActionIn,
+    request: Request,
     session: SessionDep,
     token: TokenDep,
     clock: ClockDep,
@@ -162,6 +172,7 @@ def draw(
         now=clock.now(),
         settings=settings,
     )
+    _after_action(request, room_id)
     return _view(session, room_id, token, clock, settings, base)
 
 
@@ -209,6 +220,7 @@ def claim_forfeit(
 )
 def rematch(
     body: ActionIn,
+    request: Request,
     session: SessionDep,
     token: TokenDep,
     clock: ClockDep,
@@ -224,6 +236,7 @@ def rematch(
         now=clock.now(),
         settings=settings,
     )
+    _after_action(request, room_id)
     return _view(session, room_id, token, clock, settings, base)
 
 

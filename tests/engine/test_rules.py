@@ -639,10 +639,14 @@ def test_draw_by_threefold_repetition(rule_set: str) -> None:
     assert board.outcome() is None
 
 
-def test_repetition_needs_the_same_side_to_move() -> None:
-    # Same pieces, other side to move: a different position.
-    board = Board("english", fen="B:WK29:BK4")
-    for text in ["4-8", "29-25", "8-4", "25-29", "4-8", "29-25", "8-4"]:
-        board.push_text(text)
-    # Pieces as at the start for the second time only (tires to move now: other position).
-    assert board.outcome() is None
+def test_position_key_is_pieces_and_side_to_move() -> None:
+    # Repetition compares positions: the same pieces on the same squares, the same side
+    # to move (rules.md rule 11).
+    def key_of(fen: str) -> int:
+        return Board("english", fen=fen).key
+
+    assert key_of("B:WK29:BK4") == key_of("B:WK29:BK4")
+    assert key_of("B:WK29:BK4") != key_of("W:WK29:BK4")
+    assert key_of("B:WK29:BK4") != key_of("B:W29:BK4")
+    assert key_of("B:WK29:BK4") != key_of("B:WK29:BK8")
+    assert key_of("B:WK29:BK4") != key_of("B:WK4:BK29")
