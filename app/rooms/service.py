@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from app.core.logging import log_fields
@@ -193,16 +193,21 @@ def _close_offers(
     *,
     kind: OfferKind | None = None,
     by_seat: str | None = None,
+    pending: list[Offer] | None = None,
 ) -> None:
-    """Lapse pending offers of `game` (optionally only one kind, or one seat's)."""
-    query = select(Offer).where(Offer.game_id == game.id, Offer.status == OfferStatus.PENDING)
-    if kind is not None:
-        query = query.where(Offer.kind == kind)
-    if by_seat is not None:
-        query = query.where(Offer.by_seat == by_seat)
-    for offer in session.scalars(query):
-        offer.status = OfferStatus.LAPSED
-        offer.resolved_at = now
+    """Lapse pending offers of `game` (optionally only one kind, or one seat's).
+
+    `pending`: the game's pending offers when the caller already loaded them (the sweep).
+    """
+    if pending is None:
+        query = select(Offer).where(Offer.game_id == game.id, Offer.status == OfferStatus.PENDING)
+        pending = list(session.scalars(query))
+    for offer in pending:
+        if offer.status != OfferStatus.PENDING:
+            continue
+        if (kind is None or offer.kind == kind) and (by_seat is None or offer.by_seat == by_seat):
+            offer.status = OfferStatus.LAPSED
+            offer.resolved_at = now
 
 
 def _finish_game(
@@ -215,6 +220,7 @@ def _finish_game(
     termination: str,
     reason: str,
     room_status: RoomStatus = RoomStatus.FINISHED,
+    pending: list[Offer] | None = None,
 ) -> None:
     game.status = GameStatus.FINISHED
     game.winner = winner
@@ -223,7 +229,7 @@ def _finish_game(
     game.ended_at = now
     room.status = room_status
     room.last_active_at = now
-    _close_offers(session, game, now, kind=OfferKind.DRAW)
+    _close_offers(session, game, now, kind=OfferKind.DRAW, pending=pending)
     append_event(
         session,
         room,
@@ -238,10 +244,16 @@ def _finish_game(
 
 
 def apply_deadlines(
-    session: Session, room: Room, now: datetime, settings: Settings, game: Game | None = None
+    session: Session,
+    room: Room,
+    now: datetime,
+    settings: Settings,
+    game: Game | None = None,
+    pending: list[Offer] | None = None,
 ) -> bool:
     """Apply every deadline of a locked room that has passed by `now`; idempotent.
 
+    `game` and its `pending` offers may be passed when already loaded (the sweep).
     Returns whether anything was written.
     """
     if room.next_check_at is None or room.next_check_at > now:
@@ -251,7 +263,7 @@ def apply_deadlines(
     if due is not None and now >= due:
         if room.status == RoomStatus.FINISHED:
             room.status = RoomStatus.EXPIRED
-            _close_offers(session, game, now, kind=OfferKind.REMATCH)
+            _close_offers(session, game, now, kind=OfferKind.REMATCH, pending=pending)
             append_event(session, room, "expired", now, game=game.number, reason=CLOSED_REASON)
             _log("expired", room, game, outcome="closed")
         else:
@@ -264,6 +276,7 @@ def apply_deadlines(
                 termination="expired",
                 reason=EXPIRED_REASON,
                 room_status=RoomStatus.EXPIRED,
+                pending=pending,
             )
             append_event(session, room, "expired", now, game=game.number, reason=EXPIRED_REASON)
     else:
@@ -782,18 +795,21 @@ def rematch_action(
 # --- the sweep -------------------------------------------------------------------------
 
 
-def due_rooms(session: Session, now: datetime, limit: int) -> list[Room]:
-    """Lock up to `limit` rooms whose next check has come, skipping rooms another
-    transaction holds (PostgreSQL `FOR UPDATE SKIP LOCKED`)."""
-    return list(
-        session.scalars(
-            select(Room)
-            .where(Room.next_check_at <= now)
-            .order_by(Room.next_check_at)
-            .limit(limit)
-            .with_for_update(skip_locked=True)
-        )
+def due_query(now: datetime, limit: int) -> Select[Room]:
+    """Up to `limit` rooms whose next check has come, oldest first, locked; rows another
+    transaction holds are skipped (PostgreSQL `FOR UPDATE SKIP LOCKED`). Served by the
+    index on `next_check_at`, so its cost follows the due rooms, not all rooms."""
+    return (
+        select(Room)
+        .where(Room.next_check_at <= now)
+        .order_by(Room.next_check_at)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
     )
+
+
+def due_rooms(session: Session, now: datetime, limit: int) -> list[Room]:
+    return list(session.scalars(due_query(now, limit)))
 
 
 def sweep_batch(session: Session, now: datetime, settings: Settings, limit: int) -> int:
@@ -813,6 +829,17 @@ def sweep_batch(session: Session, now: datetime, settings: Settings, limit: int)
                 )
             )
         }
-        for room in rooms:
-            apply_deadlines(session, room, now, settings, games[room.id])
+        pending: dict[int, list[Offer]] = {game.id: [] for game in games.values()}
+        for offer in session.scalars(
+            select(Offer).where(
+                Offer.game_id.in_(list(pending)), Offer.status == OfferStatus.PENDING
+            )
+        ):
+            pending[offer.game_id].append(offer)
+        # One flush at commit instead of one per room: the sweep adds no row that a query
+        # below would need to see.
+        with session.no_autoflush:
+            for room in rooms:
+                game = games[room.id]
+                apply_deadlines(session, room, now, settings, game, pending[game.id])
         return len(rooms)
