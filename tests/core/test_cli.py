@@ -82,7 +82,9 @@ def test_serve_migrates_prints_the_url_and_answers(tmp_path: Path) -> None:
         assert r.json() == {"status": "ok", "database": "sqlite"}
         created = httpx.post(f"http://127.0.0.1:{port}/api/rooms", json={}, timeout=5)
         assert created.status_code == 201
-        assert created.json()["share_url"].startswith(f"http://127.0.0.1:{port}/rooms/")
+        share_url = created.json()["share_url"]
+        assert share_url.startswith(f"http://127.0.0.1:{port}/")
+        assert share_url.endswith("/" + created.json()["room_id"])
     finally:
         proc.terminate()
         proc.wait(timeout=20)
