@@ -23,6 +23,16 @@ def _url() -> str:
     return config.get_main_option("sqlalchemy.url") or get_settings().database_url
 
 
+# Several instances may start at once and each applies the migrations: on PostgreSQL
+# they queue on this advisory lock (held until the migration transaction ends).
+MIGRATION_LOCK_ID = 0x636B7273  # "ckrs"
+
+
+def _lock(connection: Connection) -> None:
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_ID})")
+
+
 def _configure(connection: Connection) -> None:
     context.configure(
         connection=connection,
@@ -43,6 +53,7 @@ def run_migrations_online() -> None:
     if connection is not None:
         _configure(connection)
         with context.begin_transaction():
+            _lock(connection)
             context.run_migrations()
         return
     engine = make_engine(_url())
@@ -50,6 +61,7 @@ def run_migrations_online() -> None:
         with engine.connect() as connection:
             _configure(connection)
             with context.begin_transaction():
+                _lock(connection)
                 context.run_migrations()
     finally:
         engine.dispose()
