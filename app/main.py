@@ -18,9 +18,13 @@ from app.core.logging import configure_logging
 from app.core.middleware import AccessLogMiddleware, BodyLimitMiddleware
 from app.core.settings import Settings, get_settings
 from app.rooms.jobs import start_background
+from app.rooms.live import router as live_router
 from app.rooms.router import install_error_handlers
 from app.rooms.router import router as rooms_router
 from app.rooms.schemas import HealthOut
+from app.web.router import mount_static
+from app.web.router import router as web_router
+from app.web.security import SecurityHeadersMiddleware
 
 log = logging.getLogger("checkers.app")
 
@@ -54,6 +58,9 @@ def create_app(
             app.state.computer.shutdown()
             if scheduler is not None:
                 scheduler.shutdown(wait=True)
+            live = getattr(app.state, "live", None)
+            if live is not None:
+                await live.stop()
 
     app = FastAPI(
         title="Checkers at your own pace",
@@ -68,9 +75,13 @@ def create_app(
     app.state.computer = ComputerRunner(database, clock, settings)
     app.include_router(rooms_router)
     app.include_router(computer_router)
+    app.include_router(live_router)
+    app.include_router(web_router)
+    mount_static(app)
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(AccessLogMiddleware)
+    app.add_middleware(SecurityHeadersMiddleware)
 
     @app.get(
         "/healthz",

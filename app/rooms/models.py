@@ -178,3 +178,20 @@ class Event(Base):
     kind: Mapped[str] = mapped_column(String(24))
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class SeatTransfer(Base):
+    """A private "continue on another device" link of a seat: one use, short-lived.
+
+    Only the SHA-256 of the link's secret is kept; redeeming it gives the seat a new
+    token, so the browser that made the link no longer holds the seat.
+    """
+
+    __tablename__ = "seat_transfers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), index=True)
+    secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime())

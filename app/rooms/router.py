@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, Path, Query, Request, status
+from fastapi import APIRouter, FastAPI, Path, Request, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -18,13 +18,12 @@ from .schemas import (
     ActionIn,
     CreateRoomIn,
     ErrorOut,
-    EventsOut,
     MoveIn,
     RoomView,
     RuleSetOut,
     SeatGrant,
 )
-from .view import grant_view, load_game, read_events, read_room, rule_set_out, share_url
+from .view import grant_view, load_game, read_room, rule_set_out, share_url
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
@@ -238,21 +237,6 @@ def rematch(
     )
     _after_action(request, room_id)
     return _view(session, room_id, token, clock, settings, base)
-
-
-@router.get(
-    "/rooms/{room_id}/events",
-    response_model=EventsOut,
-    responses=_REFUSALS,
-    summary="The room's event record after a version (for live updates)",
-)
-def events(
-    session: SessionDep,
-    room_id: str = RoomId,
-    after: int = Query(default=0, ge=0, description="Return events with a higher version."),
-    limit: int = Query(default=100, ge=1, le=500),
-) -> EventsOut:
-    return read_events(session, room_id=room_id, after=after, limit=limit)
 
 
 @router.get(

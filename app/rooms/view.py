@@ -81,7 +81,7 @@ def result_out(game: Game) -> ResultOut | None:
 
 
 def share_url(base_url: str, room_id: str) -> str:
-    return f"{base_url.rstrip('/')}/rooms/{room_id}"
+    return f"{base_url.rstrip('/')}/r/{room_id}"
 
 
 def score(games: list[Game]) -> ScoreOut:

@@ -89,7 +89,7 @@ def test_create_gives_the_drums_seat_a_token_shown_once(api: Api, database: Data
     assert r.status_code == 201
     body = r.json()
     assert body["seat"] == "creator" and body["side"] == "drums"
-    assert body["share_url"] == f"http://checkers.test/rooms/{body['room_id']}"
+    assert body["share_url"] == f"http://checkers.test/r/{body['room_id']}"
     assert body["token"] not in body["share_url"]
     assert len(body["room_id"]) >= 16 and len(body["token"]) >= 43  # 128 / 256 random bits
     room = body["room"]
@@ -505,3 +505,60 @@ def test_events_record_every_change_in_order(api: Api) -> None:
     assert [e["kind"] for e in after["events"]] == ["resigned", "game_over"]
     for event in body["events"]:
         assert room.creator not in str(event) and str(room.joiner) not in str(event)
+
+
+def test_a_game_is_capped_in_plies(database: Database, clock: Any) -> None:
+    from app.core.settings import Settings
+    from app.main import create_app
+
+    settings = Settings(
+        database_url=database.url, scheduler_enabled=False, migrate_on_start=False, max_plies=4
+    )
+    with TestClient(create_app(settings, clock=clock, database=database)) as client:
+        api = Api(client)
+        room = api.create()
+        view = api.play(room, "11-15", "24-20", "8-11", "28-24")
+        result = view["game"]["result"]
+        assert view["game"]["ply"] == 4 and view["status"] == "finished"
+        assert (result["winner"], result["termination"]) == (None, "move_limit")
+        assert result["text"] == "Draw: the 4-ply limit was reached"
+        assert api.move(room, room.creator, "11-16", 4).status_code == 409
+
+
+GARBAGE: list[Any] = [
+    None,
+    [],
+    "",
+    "null",
+    0,
+    {"move": None},
+    {"action": 1},
+    {"rule_set": []},
+    {"move": "\x00", "expected_ply": 0},
+    {"move": "11-15", "expected_ply": 1e30},
+    {"action": "offer" * 100},
+    {"rule_set": "x" * 5000},
+]
+
+
+def test_nothing_a_client_sends_yields_a_5xx(api: Api) -> None:
+    room = api.create()
+    paths = [
+        f"/api/rooms/{room.id}/{p}"
+        for p in ("moves", "draw", "resign", "rematch", "claim-forfeit", "join")
+    ]
+    paths += ["/api/rooms", f"/api/rooms/{'x' * 300}/moves", "/api/rooms/%00/draw"]
+    for path in paths:
+        for body in GARBAGE:
+            for token in (None, room.creator):
+                r = api.client.post(path, json=body, headers=api.auth(token))
+                assert r.status_code < 500, (path, body, r.text)
+                assert r.status_code in (200, 201) or r.json()["detail"]
+    for token in (b"a" * 3000, b"Bearer", b"x y z", "\u00e9".encode()):
+        r = api.client.post(
+            paths[0],
+            json={"move": "11-15", "expected_ply": 0},
+            headers={"Authorization": b"Bearer " + token},
+        )
+        assert r.status_code in (401, 403), token
+    assert api.view(room)["game"]["ply"] == 0

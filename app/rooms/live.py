@@ -1,0 +1,309 @@
+"""Live updates: a room's event record as Server-Sent Events.
+
+`GET /api/rooms/{room_id}/events` with `Accept: text/event-stream` streams the record:
+each event's SSE id is its version, so a reconnect with `Last-Event-ID` (browsers send it
+by themselves) resumes after the last event received, without gaps or repeats. Without
+that Accept header the route answers the same record as one JSON page.
+
+Fan-out: one `Hub` per process. On PostgreSQL the hub holds a single LISTEN connection
+(not one per viewer) and hands each NOTIFY to the streams of that room, so an event made
+through any instance reaches viewers on every instance. On SQLite events are handed over
+in-process after their commit. A notice only wakes a stream: the stream sends the event
+carried by the notice when it is the next version, and otherwise reads the missing ones
+from the database, so a lost or reordered notice can delay an event but never drop it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import deque
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Header, Path, Query, Request
+from fastapi.responses import StreamingResponse
+from sqlalchemy.engine import make_url
+from starlette.concurrency import run_in_threadpool
+
+from app.core.db import Database
+from app.core.deps import TokenDep
+
+from . import errors
+from .models import Room
+from .notify import CHANNEL, Notice, add_listener, decode, remove_listener
+from .schemas import ErrorOut, EventsOut
+from .service import identify
+from .view import read_events
+
+log = logging.getLogger("checkers.live")
+
+KEEPALIVE_SECONDS = 15.0
+# A stream ends after this long; the client reconnects with Last-Event-ID (cheap), which
+# also moves long-lived viewers between instances as deployments change.
+STREAM_SECONDS = 600.0
+RETRY_MS = 2000
+QUEUE_LIMIT = 64  # notices a slow stream may fall behind before it re-reads instead
+PAGE = 500
+
+
+class Subscription:
+    """One stream's inbox of notices for one room."""
+
+    def __init__(self, room_id: str) -> None:
+        self.room_id = room_id
+        self.notices: deque[Notice] = deque()
+        self.resync = False  # read the record from the database on the next wake-up
+        self.wake = asyncio.Event()
+
+    def push(self, notice: Notice) -> None:
+        if len(self.notices) >= QUEUE_LIMIT:
+            self.notices.clear()
+            self.resync = True
+        else:
+            self.notices.append(notice)
+        self.wake.set()
+
+    def mark_resync(self) -> None:
+        self.resync = True
+        self.wake.set()
+
+    async def wait(self, timeout: float) -> bool:
+        """Whether something arrived within `timeout` seconds."""
+        try:
+            await asyncio.wait_for(self.wake.wait(), timeout)
+        except TimeoutError:
+            return False
+        self.wake.clear()
+        return True
+
+    def take(self) -> tuple[list[Notice], bool]:
+        notices, resync = list(self.notices), self.resync
+        self.notices.clear()
+        self.resync = False
+        return notices, resync
+
+
+class Hub:
+    """The process's fan-out of room events to its open streams."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self._rooms: dict[str, set[Subscription]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._handle: int | None = None
+        self.listening = asyncio.Event()  # the PostgreSQL LISTEN is in place
+
+    @property
+    def streams(self) -> int:
+        return sum(len(subs) for subs in self._rooms.values())
+
+    def subscribe(self, room_id: str) -> Subscription:
+        self._start()
+        sub = Subscription(room_id)
+        self._rooms.setdefault(room_id, set()).add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        subs = self._rooms.get(sub.room_id)
+        if subs is not None:
+            subs.discard(sub)
+            if not subs:
+                del self._rooms[sub.room_id]
+
+    def dispatch(self, notice: Notice) -> None:
+        """Hand `notice` to the streams of its room (on the hub's event loop)."""
+        for sub in list(self._rooms.get(notice.room_id, ())):
+            sub.push(notice)
+
+    def _resync_all(self) -> None:
+        for subs in self._rooms.values():
+            for sub in subs:
+                sub.mark_resync()
+
+    def _start(self) -> None:
+        """Start listening on first use, on the running loop."""
+        if self._loop is not None:
+            return
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        if self.database.is_sqlite:
+
+            def from_thread(notice: Notice) -> None:
+                with contextlib.suppress(RuntimeError):  # the loop has closed
+                    loop.call_soon_threadsafe(self.dispatch, notice)
+
+            self._handle = add_listener(self.database.engine, from_thread)
+        else:
+            self._task = loop.create_task(self._listen(), name="room-events-listener")
+
+    async def _listen(self) -> None:
+        """Hold one LISTEN connection; reconnect on failure. Every (re)connection makes
+        the open streams re-read, which covers anything sent while nobody listened."""
+        import psycopg
+
+        conninfo = make_url(self.database.url).set(drivername="postgresql")
+        delay = 0.5
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    conninfo.render_as_string(hide_password=False), autocommit=True
+                ) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
+                    self._resync_all()
+                    delay = 0.5
+                    async for item in conn.notifies():
+                        notice = decode(item.payload)
+                        if notice is not None:
+                            self.dispatch(notice)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("event listener lost its connection: %s", type(exc).__name__)
+            self.listening.clear()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 10.0)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+        if self._handle is not None:
+            remove_listener(self._handle)
+            self._handle = None
+        self._loop = None
+        self.listening.clear()
+
+
+def get_hub(request: Request) -> Hub:
+    hub: Hub | None = getattr(request.app.state, "live", None)
+    if hub is None:
+        hub = Hub(request.app.state.database)
+        request.app.state.live = hub
+    return hub
+
+
+# --- reading the record ---------------------------------------------------------------
+
+
+def check_viewer(database: Database, room_id: str, token: str | None) -> None:
+    """404 for an unknown room; 403 for a token that opens no seat of it."""
+    with database.session() as session, session.begin():
+        room = session.get(Room, room_id)
+        if room is None:
+            raise errors.RoomNotFound("no room with this id")
+        identify(room, token)
+
+
+def events_after(database: Database, room_id: str, after: int) -> list[dict[str, Any]]:
+    """Every event with a version above `after`, oldest first."""
+    found: list[dict[str, Any]] = []
+    while True:
+        with database.session() as session:
+            page = read_events(session, room_id=room_id, after=after, limit=PAGE)
+        found.extend(e.model_dump(mode="json") for e in page.events)
+        if len(page.events) < PAGE:
+            return found
+        after = page.events[-1].version
+
+
+def sse(event: dict[str, Any]) -> bytes:
+    data = json.dumps(event, separators=(",", ":"), default=str)
+    return f"id: {event['version']}\ndata: {data}\n\n".encode()
+
+
+async def stream(
+    hub: Hub, room_id: str, after: int, *, lifetime: float = STREAM_SECONDS
+) -> AsyncIterator[bytes]:
+    """The room's events after version `after`, then each new one as it is committed."""
+    sub = hub.subscribe(room_id)  # before the first read: nothing falls in between
+    database = hub.database
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + lifetime
+    last = after
+    try:
+        yield f"retry: {RETRY_MS}\n\n".encode()
+        backlog = await run_in_threadpool(events_after, database, room_id, last)
+        for event in backlog:
+            last = event["version"]
+            yield sse(event)
+        while loop.time() < ends:
+            if not await sub.wait(min(KEEPALIVE_SECONDS, max(ends - loop.time(), 0.01))):
+                yield b": keep-alive\n\n"
+                continue
+            notices, resync = sub.take()
+            for notice in sorted(notices, key=lambda n: n.version):
+                if resync or notice.version <= last:
+                    continue
+                if notice.event is not None and notice.version == last + 1:
+                    last = notice.version
+                    yield sse(notice.event)
+                else:
+                    resync = True
+            if resync:
+                for event in await run_in_threadpool(events_after, database, room_id, last):
+                    last = event["version"]
+                    yield sse(event)
+    finally:
+        hub.unsubscribe(sub)
+
+
+# --- the route --------------------------------------------------------------------------
+
+router = APIRouter(prefix="/api", tags=["rooms"])
+
+
+def _resume_point(after: int, last_event_id: str | None) -> int:
+    """`Last-Event-ID` (a reconnecting EventSource) wins over `after`."""
+    if last_event_id is None or not last_event_id.strip():
+        return after
+    value = last_event_id.strip()
+    if not value.isdigit() or len(value) > 9:
+        raise errors.InvalidInput("Last-Event-ID must be the version of an event (a whole number)")
+    return int(value)
+
+
+@router.get(
+    "/rooms/{room_id}/events",
+    response_model=EventsOut,
+    responses={
+        200: {
+            "description": "JSON page of the record, or with `Accept: text/event-stream` "
+            "the live stream: each event's `id` is its version, `data` the event as JSON.",
+            "content": {"text/event-stream": {}},
+        },
+        **{code: {"model": ErrorOut} for code in (403, 404, 422)},
+    },
+    summary="The room's event record: a JSON page, or live as Server-Sent Events",
+)
+async def room_events(
+    request: Request,
+    token: TokenDep,
+    room_id: str = Path(min_length=1, max_length=64, description="The room's id."),
+    after: int = Query(default=0, ge=0, description="Start after this version."),
+    limit: int = Query(default=100, ge=1, le=500, description="JSON page size."),
+    last_event_id: str | None = Header(default=None, max_length=32),
+) -> Any:
+    """Anyone with the room id may watch; a seat's bearer token is accepted (and must be
+    right). Events carry no secrets."""
+    database: Database = request.app.state.database
+    start = _resume_point(after, last_event_id)
+    await run_in_threadpool(check_viewer, database, room_id, token)
+    if "text/event-stream" not in request.headers.get("accept", ""):
+
+        def page() -> EventsOut:
+            with database.session() as session:
+                return read_events(session, room_id=room_id, after=start, limit=limit)
+
+        return await run_in_threadpool(page)
+    return StreamingResponse(
+        stream(get_hub(request), room_id, start),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

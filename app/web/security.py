@@ -1,0 +1,120 @@
+"""Browser-facing protections: security headers on every response, the seat cookie and
+the cross-site check of state-changing page requests."""
+
+from __future__ import annotations
+
+from fastapi import Request, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.rooms import errors
+
+SEAT_COOKIE = "seat"
+# Browsers cap cookie lifetimes at 400 days; a room lives while it is played.
+SEAT_COOKIE_MAX_AGE = 400 * 24 * 3600
+
+# Pages load only their own scripts, styles and images; no inline script, no framing.
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+# The interactive API docs (FastAPI's Swagger UI and ReDoc) load their bundle from a CDN
+# and start it with an inline script.
+DOCS_CSP = (
+    "default-src 'none'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com; "
+    "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
+    "font-src https://fonts.gstatic.com; connect-src 'self'; worker-src blob:; "
+    "base-uri 'none'; frame-ancestors 'none'"
+)
+DOCS_PATHS = ("/docs", "/redoc")
+
+
+class SecurityHeadersMiddleware:
+    """Adds CSP, `Referrer-Policy: no-referrer` (share and device links never leak to
+    other sites) and `X-Content-Type-Options: nosniff` to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope.get("path", "")
+        csp = DOCS_CSP if path.startswith(DOCS_PATHS) else CSP
+
+        async def send_wrapper(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                for name, value in (
+                    (b"content-security-policy", csp.encode()),
+                    (b"referrer-policy", b"no-referrer"),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"x-frame-options", b"DENY"),
+                ):
+                    if name not in present:
+                        headers.append((name, value))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_wrapper)
+
+
+class CrossSiteRequest(errors.Forbidden):
+    code = "cross_site_request"
+
+
+def _origin_of(request: Request) -> str:
+    url = request.base_url
+    return f"{url.scheme}://{url.netloc}"
+
+
+def require_same_origin(request: Request) -> None:
+    """Refuse a state-changing page request that another site could have made.
+
+    Browsers send `Sec-Fetch-Site`; older ones at least `Origin` on POST. A request with
+    neither comes from no browser page and is refused too: programs use the bearer API.
+    """
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        if site in ("same-origin", "none"):
+            return
+        raise CrossSiteRequest("refused: this request came from another site")
+    origin = request.headers.get("origin")
+    if origin is None:
+        raise CrossSiteRequest(
+            "refused: a page request must carry Origin or Sec-Fetch-Site "
+            "(programs use the API with a bearer token)"
+        )
+    allowed = {_origin_of(request)}
+    public = request.app.state.settings.public_url
+    if public:
+        allowed.add(public.rstrip("/"))
+    if origin.rstrip("/") not in allowed:
+        raise CrossSiteRequest("refused: this request came from another site")
+
+
+def seat_cookie_path(room_id: str) -> str:
+    return f"/r/{room_id}"
+
+
+def set_seat_cookie(request: Request, response: Response, room_id: str, token: str) -> None:
+    """The seat's token in an HttpOnly cookie sent only to this room's page endpoints."""
+    public = request.app.state.settings.public_url or ""
+    response.set_cookie(
+        SEAT_COOKIE,
+        token,
+        max_age=SEAT_COOKIE_MAX_AGE,
+        path=seat_cookie_path(room_id),
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https" or public.startswith("https://"),
+    )
+
+
+def seat_token(request: Request) -> str | None:
+    """The seat token of this room's cookie (the cookie's path limits it to one room)."""
+    value = request.cookies.get(SEAT_COOKIE)
+    return value or None
