@@ -1,0 +1,1 @@
+"""Games against the computer: rooms whose tires seat the computer holds."""

@@ -1,0 +1,52 @@
+"""HTTP route of games against the computer."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, status
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.core.deps import BaseUrlDep, ClockDep, SessionDep, SettingsDep
+from app.rooms.schemas import ErrorOut, SeatGrant
+from app.rooms.view import grant_view
+
+from . import service
+
+router = APIRouter(prefix="/api", tags=["computer"])
+
+
+class ComputerGameIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    rule_set: str = Field(
+        default="english",
+        max_length=32,
+        description="english, brazilian, russian, spanish, italian or thai",
+    )
+    level: Literal["tamer", "driver", "warden", "executive"] = Field(
+        description="Tamer (very easy), Driver (easy), Warden (medium), Executive (hard)."
+    )
+
+
+_REFUSALS: dict[int | str, dict[str, Any]] = {422: {"model": ErrorOut}}
+
+
+@router.post(
+    "/computer-games",
+    status_code=status.HTTP_201_CREATED,
+    response_model=SeatGrant,
+    responses=_REFUSALS,
+    summary="Play the computer: you hold the drums and move first",
+)
+def create_computer_game(
+    body: ComputerGameIn,
+    session: SessionDep,
+    clock: ClockDep,
+    settings: SettingsDep,
+    base: BaseUrlDep,
+) -> SeatGrant:
+    granted = service.create_computer_game(
+        session, rule_set=body.rule_set, level=body.level, now=clock.now(), settings=settings
+    )
+    return grant_view(session, granted, settings=settings, base_url=base)

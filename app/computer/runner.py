@@ -1,0 +1,193 @@
+"""The computer's replies, computed in a process pool off the web process's threads.
+
+``kick(room_id)`` is called after every action of the person (and by the periodic scan,
+and once at start-up for replies a restart interrupted). One room has at most one task in
+flight; when it ends, the room is looked at again, so an answered draw offer is followed
+by the move still owed. The searches run in separate processes at a lower priority, so
+the web process keeps answering while they think.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from app.core.clock import Clock
+from app.core.db import Database
+from app.core.logging import log_fields
+from app.core.settings import Settings
+
+from . import service
+from .worker import Task, lower_priority, run_task
+
+log = logging.getLogger("checkers.computer")
+
+SCAN_JOB_ID = "computer-scan"
+
+
+class ComputerSettings(BaseSettings):
+    """Knobs of the computer opponents (environment variables COMPUTER_...)."""
+
+    model_config = SettingsConfigDict(env_prefix="COMPUTER_", env_file=".env", extra="ignore")
+
+    workers: int = Field(default=2, ge=1, le=64, description="Search processes.")
+    time_limit: float = Field(
+        default=2.0, gt=0, le=60, description="Executive's seconds a move (a cap for the others)."
+    )
+    scan_seconds: float = Field(
+        default=30.0, gt=0, description="How often owed replies are looked for."
+    )
+
+
+class ComputerRunner:
+    """Owns the search pool and the rooms whose reply is being computed."""
+
+    def __init__(
+        self,
+        database: Database,
+        clock: Clock,
+        settings: Settings,
+        config: ComputerSettings | None = None,
+    ) -> None:
+        self.database = database
+        self.clock = clock
+        self.settings = settings
+        self.config = config or ComputerSettings()
+        self._lock = threading.Lock()
+        self._busy: set[str] = set()
+        self._dirty: set[str] = set()
+        self._pool: ProcessPoolExecutor | None = None
+        self._threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="computer")
+        self._closed = False
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    def start(self, scheduler: object | None = None) -> None:
+        """Pick up replies owed from before a restart; rescan periodically if a scheduler
+        is given (APScheduler's ``add_job``)."""
+        self.scan()
+        add_job = getattr(scheduler, "add_job", None)
+        if add_job is not None:
+            add_job(
+                self.scan,
+                "interval",
+                seconds=self.config.scan_seconds,
+                id=SCAN_JOB_ID,
+                max_instances=1,
+                coalesce=True,
+                replace_existing=True,
+            )
+
+    def shutdown(self) -> None:
+        self._closed = True
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def idle(self) -> bool:
+        """Whether no reply is being computed or applied."""
+        with self._lock:
+            return not self._busy
+
+    # -- work ---------------------------------------------------------------------------
+
+    def scan(self) -> int:
+        """Kick every room where the computer owes a reply; returns how many."""
+        try:
+            with self.database.session() as session:
+                rooms = service.rooms_waiting_for_the_computer(session)
+        except Exception:
+            log.exception("computer scan failed")
+            return 0
+        for room_id in rooms:
+            self.kick(room_id)
+        return len(rooms)
+
+    def kick(self, room_id: str) -> None:
+        """Look at the room soon and start whatever the computer owes there."""
+        if self._closed:
+            return
+        with self._lock:
+            if room_id in self._busy:
+                self._dirty.add(room_id)
+                return
+            self._busy.add(room_id)
+        self._threads.submit(self._dispatch, room_id)
+
+    def _dispatch(self, room_id: str) -> None:
+        try:
+            with self.database.session() as session:
+                task = service.next_task(session, room_id)
+        except Exception:
+            log.exception("computer: reading room %s failed", room_id)
+            task = None
+        if task is None:
+            self._release(room_id)
+            return
+        try:
+            future = self._submit(task)
+        except Exception:
+            log.exception("computer: could not start a search")
+            self._release(room_id)
+            return
+        future.add_done_callback(lambda f: self._threads.submit(self._finish, task, f))
+
+    def _submit(self, task: Task) -> Future[str | bool]:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.config.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=lower_priority,
+            )
+        try:
+            return self._pool.submit(run_task, task, self.config.time_limit)
+        except BrokenProcessPool:
+            self._pool = None
+            return self._submit(task)
+
+    def _finish(self, task: Task, future: Future[str | bool]) -> None:
+        try:
+            answer = future.result()
+            with self.database.session() as session:
+                now = self.clock.now()
+                if task.kind == "move":
+                    assert isinstance(answer, str)
+                    applied = service.apply_move(
+                        session, task, answer, now=now, settings=self.settings
+                    )
+                else:
+                    applied = service.answer_offer(
+                        session, task, bool(answer), now=now, settings=self.settings
+                    )
+            log_fields(
+                log,
+                "computer reply",
+                room=task.room_id,
+                kind=task.kind,
+                ply=task.ply,
+                answer=answer,
+                outcome="applied" if applied else "stale, dropped",
+            )
+        except Exception:
+            log.exception("computer: reply for room %s failed", task.room_id)
+            self._release(task.room_id)
+            return
+        # Look again: an answered offer may leave a move owed, a rematch a first move.
+        self._dispatch(task.room_id)
+
+    def _release(self, room_id: str) -> None:
+        with self._lock:
+            if room_id in self._dirty and not self._closed:
+                self._dirty.discard(room_id)
+                again = True
+            else:
+                self._busy.discard(room_id)
+                again = False
+        if again:
+            self._threads.submit(self._dispatch, room_id)

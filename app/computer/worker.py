@@ -1,0 +1,56 @@
+"""What runs in the search processes: rebuild the position, think, answer.
+
+Only the rules engine and the computer players are imported here, so the worker
+processes stay small; tasks and answers are plain picklable values.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+
+from app.ai import choose_move, evaluate_for_draw_offer
+from app.engine import Board, Side
+
+
+@dataclass(frozen=True)
+class Task:
+    """One thing the computer must do in a room, pinned to the game and ply it is for."""
+
+    room_id: str
+    game_number: int
+    ply: int
+    kind: str  # "move", "draw" (answer the person's draw offer) or "rematch"
+    rule_set: str
+    level: str
+    side: str  # the computer's side in this game
+    base_fen: str  # the position after the last capture or man's move
+    tail: tuple[str, ...]  # the plain king moves since then (the draw rules need them)
+
+
+def board_of(task: Task) -> Board:
+    """The task's position with the history the draw rules need."""
+    board = Board(task.rule_set, fen=task.base_fen)
+    for text in task.tail:
+        board.push_text(text)
+    return board
+
+
+def lower_priority() -> None:
+    """Pool initializer: searches yield the processor to the web process."""
+    with contextlib.suppress(OSError):  # not permitted: run at normal priority
+        os.nice(10)
+
+
+def run_task(task: Task, time_limit: float) -> str | bool:
+    """A move in numeric notation for a "move" task; whether to accept, for an offer.
+
+    A draw is accepted when the computer is not clearly ahead; a rematch always is.
+    """
+    if task.kind == "rematch":
+        return True
+    board = board_of(task)
+    if task.kind == "draw":
+        return evaluate_for_draw_offer(board, Side(task.side), time_limit=min(time_limit, 1.0))
+    return choose_move(board, task.level, time_limit=time_limit).notation()

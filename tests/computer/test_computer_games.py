@@ -1,0 +1,215 @@
+"""Games against the computer through the HTTP API."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.computer import service as computer_service
+from app.computer.runner import ComputerRunner, ComputerSettings
+from app.computer.worker import Task, run_task
+from app.core.clock import ManualClock
+from app.core.db import Database
+from app.core.settings import Settings
+from app.engine import Board
+from app.main import create_app
+
+LEVELS = ["tamer", "driver", "warden", "executive"]
+
+
+@pytest.fixture
+def client(settings: Settings, clock: ManualClock, database: Database) -> Iterator[TestClient]:
+    app = create_app(settings, clock=clock, database=database)
+    app.state.computer.config = ComputerSettings(workers=1, time_limit=0.05)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def start(client: TestClient, level: str, rule_set: str = "english") -> tuple[str, str]:
+    r = client.post("/api/computer-games", json={"rule_set": rule_set, "level": level})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    assert body["side"] == "drums"
+    seats = {s["seat"]: s for s in body["room"]["seats"]}
+    assert seats["joiner"]["computer_level"] == level
+    assert seats["joiner"]["side"] == "tires"
+    return body["room_id"], body["token"]
+
+
+def view(client: TestClient, room_id: str, token: str | None = None) -> dict[str, Any]:
+    r = client.get(f"/api/rooms/{room_id}", headers=auth(token) if token else {})
+    assert r.status_code == 200, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+def runner(client: TestClient) -> ComputerRunner:
+    r: ComputerRunner = client.app.state.computer  # type: ignore[attr-defined]
+    return r
+
+
+def wait_for(client: TestClient, room_id: str, test: Any, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = view(client, room_id)
+        if test(v):
+            return v
+        time.sleep(0.02)
+    raise AssertionError(f"timed out: {view(client, room_id)['game']}")
+
+
+def person_to_move(v: dict[str, Any]) -> bool:
+    return v["status"] != "playing" or v["game"]["turn"] == "drums"
+
+
+def play_out(client: TestClient, room_id: str, token: str, rule_set: str) -> dict[str, Any]:
+    """The person plays the first legal move each turn; the computer answers each."""
+    board = Board(rule_set)
+    while True:
+        v = wait_for(client, room_id, person_to_move)
+        if v["status"] != "playing":
+            return v
+        # Follow the record: replay the moves so far, then play a legal move.
+        moves = client.get(f"/api/rooms/{room_id}").json()["game"]["moves"]
+        board = Board(rule_set)
+        for m in moves:
+            board.push_text(m["notation"])
+        move = board.legal_moves[0]
+        r = client.post(
+            f"/api/rooms/{room_id}/moves",
+            json={"move": move.notation(), "expected_ply": v["game"]["ply"]},
+            headers=auth(token),
+        )
+        assert r.status_code == 200, r.text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_whole_game_against_each_level(client: TestClient, level: str) -> None:
+    room_id, token = start(client, level)
+    final = play_out(client, room_id, token, "english")
+    assert final["status"] == "finished"
+    moves = final["game"]["moves"]
+    assert moves, "no move was played"
+    assert {m["side"] for m in moves} == {"drums", "tires"}
+    # Sides alternate from the drums: the computer answered every move of the person.
+    assert [m["side"] for m in moves[:6]] == ["drums", "tires"] * 3
+    events = client.get(f"/api/rooms/{room_id}/events").json()["events"]
+    computer_moves = [e for e in events if e["kind"] == "move" and e["data"]["side"] == "tires"]
+    assert len(computer_moves) == sum(1 for m in moves if m["side"] == "tires")
+
+
+def test_the_computer_replies_in_every_rule_set(client: TestClient) -> None:
+    for rule_set in ("russian", "thai"):
+        room_id, token = start(client, "tamer", rule_set)
+        r = client.post(
+            f"/api/rooms/{room_id}/moves",
+            json={"move": Board(rule_set).legal_moves[0].notation(), "expected_ply": 0},
+            headers=auth(token),
+        )
+        assert r.status_code == 200, r.text
+        v = wait_for(client, room_id, lambda v: v["game"]["ply"] == 2)
+        assert v["game"]["moves"][1]["side"] == "tires"
+
+
+def test_bad_requests_are_refused(client: TestClient) -> None:
+    r = client.post("/api/computer-games", json={"rule_set": "klondike", "level": "tamer"})
+    assert r.status_code == 422 and r.json()["code"] == "unknown_rule_set"
+    r = client.post("/api/computer-games", json={"rule_set": "english", "level": "god"})
+    assert r.status_code == 422
+    r = client.post("/api/computer-games", json={"rule_set": "english"})
+    assert r.status_code == 422
+
+
+def test_no_forfeit_claim_and_the_person_moves_first(client: TestClient) -> None:
+    room_id, token = start(client, "tamer")
+    v = view(client, room_id, token)
+    assert v["game"]["turn"] == "drums" and v["game"]["ply"] == 0
+    r = client.post(f"/api/rooms/{room_id}/claim-forfeit", headers=auth(token))
+    assert r.status_code == 409
+    # Nobody can act as the computer's seat with a token.
+    r = client.post(
+        f"/api/rooms/{room_id}/moves",
+        json={"move": "11-15", "expected_ply": 0},
+        headers=auth("computer"),
+    )
+    assert r.status_code == 403
+
+
+def test_resignation_ends_the_game(client: TestClient) -> None:
+    room_id, token = start(client, "driver")
+    r = client.post(f"/api/rooms/{room_id}/resign", headers=auth(token))
+    assert r.status_code == 200
+    assert r.json()["status"] == "finished"
+
+
+def test_draw_offers_are_answered_by_the_evaluation(client: TestClient, database: Database) -> None:
+    # At the start nobody is ahead: the computer accepts.
+    room_id, token = start(client, "warden")
+    r = client.post(f"/api/rooms/{room_id}/draw", json={"action": "offer"}, headers=auth(token))
+    assert r.status_code == 200, r.text
+    v = wait_for(client, room_id, lambda v: v["status"] == "finished")
+    assert v["game"]["result"]["termination"] == "agreement"
+    assert v["game"]["result"]["winner"] is None
+
+
+def test_a_computer_clearly_ahead_declines_a_draw() -> None:
+    # Tires (the computer) have three kings against one man.
+    ahead = Task("r", 1, 0, "draw", "english", "warden", "tires", "W:WK15,K18,K19:B5", ())
+    behind = Task("r", 1, 0, "draw", "english", "warden", "drums", "W:WK15,K18,K19:B5", ())
+    assert run_task(ahead, 0.2) is False
+    assert run_task(behind, 0.2) is True
+
+
+def test_a_stale_result_is_dropped(client: TestClient, database: Database) -> None:
+    room_id, token = start(client, "tamer")
+    r = client.post(
+        f"/api/rooms/{room_id}/moves",
+        json={"move": "11-15", "expected_ply": 0},
+        headers=auth(token),
+    )
+    assert r.status_code == 200
+    wait_for(client, room_id, lambda v: v["game"]["ply"] == 2)
+    stale = Task(room_id, 1, 1, "move", "english", "tamer", "tires", Board().fen(), ())
+    settings = client.app.state.settings  # type: ignore[attr-defined]
+    with database.session() as session:
+        applied = computer_service.apply_move(
+            session,
+            stale,
+            "22-18",
+            now=client.app.state.clock.now(),
+            settings=settings,  # type: ignore[attr-defined]
+        )
+    assert not applied
+    assert view(client, room_id)["game"]["ply"] == 2
+
+
+def test_a_reply_owed_before_a_restart_is_made_on_start(
+    settings: Settings, clock: ManualClock, database: Database
+) -> None:
+    # First server: the person moves, but the computer never gets to answer.
+    app = create_app(settings, clock=clock, database=database)
+    app.state.computer.kick = lambda room_id: None  # the process dies before thinking
+    with TestClient(app) as c:
+        room_id, token = start(c, "tamer")
+        r = c.post(
+            f"/api/rooms/{room_id}/moves",
+            json={"move": "11-15", "expected_ply": 0},
+            headers=auth(token),
+        )
+        assert r.status_code == 200
+        assert view(c, room_id)["game"]["ply"] == 1
+    # Second server: the owed reply is data, found and played on start.
+    app2 = create_app(settings, clock=clock, database=database)
+    app2.state.computer.config = ComputerSettings(workers=1, time_limit=0.05)
+    with TestClient(app2) as c2:
+        v = wait_for(c2, room_id, lambda v: v["game"]["ply"] == 2)
+        assert v["game"]["moves"][1]["side"] == "tires"
