@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 
 from app.ai.evaluation import FLYING, SHORT, WIN, Weights, evaluate
 from app.engine.board import KING_PLIES_DRAW
-from app.engine.movegen import RawMove, apply, generate
+from app.engine.movegen import RawMove, apply, generate, has_capture
 from app.engine.rulesets import RuleSet
+from app.engine.squares import FULL
 
 State = tuple[int, int, int, int]
 
@@ -112,23 +113,21 @@ class Searcher:
         self.nodes += 1
         if not self.nodes & 1023:
             self._check_limits()
-        own, opp, kings, turn = state
-        moves = generate(own, opp, kings, turn, self.rules)
-        if not moves:
-            return ply - WIN
+        # A position that repeats, or the twentieth plain king ply, is a draw. (A side
+        # that cannot move there would lose instead; a repeated position always has a
+        # move, and that ending at the twentieth ply is left to the game itself.)
         if kp >= KING_PLIES_DRAW or state in self.seen:
             return 0
-        capture = bool(moves[0][1])
-        if self.blind and capture and turn != self.root_turn:
-            moves = [m for m in moves if m[1].bit_count() < self.blind]
-            if not moves:
-                # The shot is not seen: the position looks quiet.
+        own, opp, kings, turn = state
+        if depth <= 0 and not has_capture(own, opp, kings, turn, self.rules):
+            # A quiet leaf: score it, unless the side to move is blocked (it loses).
+            empty = FULL & ~(own | opp)
+            men = own & ~kings
+            steps = (men << 4 | men << 5) if turn == 0 else (men >> 4 | men >> 5)
+            k = own & kings
+            if (steps | k << 4 | k << 5 | k >> 4 | k >> 5) & empty:
                 return self._leaf(state, kp)
-        if depth <= 0 and not capture:
-            return self._leaf(state, kp)
-        if ply >= _MAX_PLY:
-            return self._leaf(state, kp)
-
+            return ply - WIN
         entry = self.tt.get(state)
         hash_move = None
         if entry is not None:
@@ -145,6 +144,19 @@ class Searcher:
                         return e_score
                 elif e_score <= alpha:
                     return e_score
+        moves = generate(own, opp, kings, turn, self.rules)
+        if not moves:
+            return ply - WIN
+        capture = bool(moves[0][1])
+        if self.blind and capture and turn != self.root_turn:
+            moves = [m for m in moves if m[1].bit_count() < self.blind]
+            if not moves:
+                # The shot is not seen: the position looks quiet.
+                return self._leaf(state, kp)
+        if depth <= 0 and not capture:
+            return self._leaf(state, kp)
+        if ply >= _MAX_PLY:
+            return self._leaf(state, kp)
 
         n = len(moves)
         if n == 1:
