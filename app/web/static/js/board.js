@@ -138,6 +138,7 @@ export class BoardView {
   place(el, square) {
     const { col, row } = this.colRow(square);
     el.style.transform = `translate(${col * 100}%, ${row * 100}%)`;
+    el.dataset.at = String(square);
   }
 
   makePiece(piece) {

@@ -492,6 +492,7 @@ async function continueFromLink() {
 
 async function start() {
   render();
+  performance.mark("board-shown");
   await continueFromLink();
   if (you()) rememberRoom(roomId);
   render();
