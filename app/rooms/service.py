@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, func, select, tuple_
 from sqlalchemy.orm import Session
 
 from app.core.logging import log_fields
@@ -821,11 +821,10 @@ def sweep_batch(session: Session, now: datetime, settings: Settings, limit: int)
         games = {
             game.room_id: game
             for game in session.scalars(
-                select(Game)
-                .join(Room, Room.id == Game.room_id)
-                .where(
-                    Game.room_id.in_([r.id for r in rooms]),
-                    Game.number == Room.current_game_number,
+                select(Game).where(
+                    tuple_(Game.room_id, Game.number).in_(
+                        [(room.id, room.current_game_number) for room in rooms]
+                    )
                 )
             )
         }
