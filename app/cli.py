@@ -59,7 +59,16 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"Checkers is being served: open http://{shown}:{port}", flush=True)
     app = create_app(settings.model_copy(update={"migrate_on_start": False}))
-    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning")
+    # Live streams (SSE) stay open; on shutdown they get a few seconds, then close and
+    # their browsers reconnect (to another instance) with Last-Event-ID.
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        access_log=False,
+        log_level="warning",
+        timeout_graceful_shutdown=5,
+    )
     return 0
 
 

@@ -89,12 +89,10 @@ class DeviceLinkOut(BaseModel):
 
 
 def computer_games_available(app: FastAPI) -> bool:
-    """Whether the service offers games against the computer (a separate feature)."""
-    return any(
-        getattr(route, "path", None) == COMPUTER_GAMES_PATH
-        and "POST" in (getattr(route, "methods", None) or ())
-        for route in app.routes
-    )
+    """Whether the service offers games against the computer (a separate feature), as
+    its OpenAPI document says (built once per app, then cached by FastAPI)."""
+    paths = app.openapi().get("paths", {})
+    return "post" in paths.get(COMPUTER_GAMES_PATH, {})
 
 
 def _room_view(
@@ -236,7 +234,15 @@ def join_room(
     return response
 
 
+def _kick_computer(request: Request, room_id: str) -> None:
+    """Tell the computer player, when the app runs one, that this room has changed."""
+    computer = getattr(request.app.state, "computer", None)
+    if computer is not None:
+        computer.kick(room_id)
+
+
 def _act(
+    request: Request,
     session: Session,
     room_id: str,
     token: str | None,
@@ -247,6 +253,7 @@ def _act(
     **kwargs: Any,
 ) -> JSONResponse:
     do(session, room_id=room_id, token=token, now=clock.now(), settings=settings, **kwargs)
+    _kick_computer(request, room_id)
     return _json(
         read_room(
             session,
@@ -261,6 +268,7 @@ def _act(
 
 @router.post("/r/{room_id}/moves", dependencies=[SameOrigin])
 def play_move(
+    request: Request,
     body: MoveIn,
     session: SessionDep,
     clock: ClockDep,
@@ -270,6 +278,7 @@ def play_move(
     room_id: str = RoomId,
 ) -> JSONResponse:
     return _act(
+        request,
         session,
         room_id,
         token,
@@ -284,6 +293,7 @@ def play_move(
 
 @router.post("/r/{room_id}/draw", dependencies=[SameOrigin])
 def draw(
+    request: Request,
     body: ActionIn,
     session: SessionDep,
     clock: ClockDep,
@@ -293,12 +303,21 @@ def draw(
     room_id: str = RoomId,
 ) -> JSONResponse:
     return _act(
-        session, room_id, token, clock, settings, base, service.draw_action, action=body.action
+        request,
+        session,
+        room_id,
+        token,
+        clock,
+        settings,
+        base,
+        service.draw_action,
+        action=body.action,
     )
 
 
 @router.post("/r/{room_id}/rematch", dependencies=[SameOrigin])
 def rematch(
+    request: Request,
     body: ActionIn,
     session: SessionDep,
     clock: ClockDep,
@@ -308,6 +327,7 @@ def rematch(
     room_id: str = RoomId,
 ) -> JSONResponse:
     return _act(
+        request,
         session,
         room_id,
         token,
@@ -321,6 +341,7 @@ def rematch(
 
 @router.post("/r/{room_id}/resign", dependencies=[SameOrigin])
 def resign(
+    request: Request,
     session: SessionDep,
     clock: ClockDep,
     settings: SettingsDep,
@@ -328,11 +349,12 @@ def resign(
     token: TokenFromCookie,
     room_id: str = RoomId,
 ) -> JSONResponse:
-    return _act(session, room_id, token, clock, settings, base, service.resign)
+    return _act(request, session, room_id, token, clock, settings, base, service.resign)
 
 
 @router.post("/r/{room_id}/claim-forfeit", dependencies=[SameOrigin])
 def claim_forfeit(
+    request: Request,
     session: SessionDep,
     clock: ClockDep,
     settings: SettingsDep,
@@ -340,7 +362,7 @@ def claim_forfeit(
     token: TokenFromCookie,
     room_id: str = RoomId,
 ) -> JSONResponse:
-    return _act(session, room_id, token, clock, settings, base, service.claim_forfeit)
+    return _act(request, session, room_id, token, clock, settings, base, service.claim_forfeit)
 
 
 @router.post("/r/{room_id}/device-link", dependencies=[SameOrigin])

@@ -265,3 +265,27 @@ def test_room_page_first_load_is_light_and_fast(browser: Any, server: str) -> No
           f"{stats['shown']:.0f} ms")  # fmt: skip
     assert 0 < stats["bytes"] < 150 * 1024
     assert stats["shown"] < 1000
+
+
+def test_play_the_computer_and_find_the_game_on_the_home_page(browser: Any, server: str) -> None:
+    from playwright.sync_api import expect
+
+    page = _page(browser, 375, 812)
+    page.goto(server + "/")
+    page.locator('input[name="level"][value="tamer"]').check()
+    page.locator('select[name="rule_set"]').select_option("english")
+    page.get_by_role("button", name="Play the computer").click()
+    page.wait_for_url(re.compile(r"/r/[\w-]+$"))
+    expect(page.locator("#player-top")).to_contain_text("computer (tamer)")
+    _tap(page, 11, 15)
+    # The computer's answer arrives live: a second move, and the drums to move again.
+    expect(page.locator("#moves button")).to_have_count(2, timeout=10_000)
+    expect(page.locator("#status")).to_contain_text("Your move", timeout=WAIT)
+    page.goto(server + "/")
+    game = page.locator("#games .game-link")
+    expect(game).to_have_count(1)
+    expect(game).to_have_class(re.compile(r"\bturn\b"))
+    expect(game.locator(".game-badge")).to_have_text("Your turn")
+    expect(game.locator(".game-meta")).to_contain_text("opponent moved")
+    page.screenshot(path=str(ARTIFACTS / "home-phone.png"), full_page=True)
+    assert page.errors == []

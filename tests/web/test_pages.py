@@ -62,9 +62,34 @@ def test_home_lists_every_rule_set_with_its_description(browser: TestClient) -> 
     for rule_set in RULE_SETS.values():
         assert f'value="{rule_set.key}"' in r.text
         assert rule_set.description.replace("'", "&#39;") in r.text
-    # No computer route in this build: the form is shown disabled.
-    assert 'id="computer-off"' in r.text
-    assert re.search(r'<button type="submit" class="button" disabled>Play the computer', r.text)
+    # The service offers computer games, so that form is enabled.
+    assert 'id="computer-off"' not in r.text
+    assert '<button type="submit" class="button">Play the computer' in r.text
+
+
+def test_computer_games_are_detected_from_the_routes() -> None:
+    from fastapi import FastAPI
+
+    from app.computer.router import router as computer_router
+    from app.web.router import computer_games_available
+
+    assert not computer_games_available(FastAPI())
+    with_computer = FastAPI()
+    with_computer.include_router(computer_router)
+    assert computer_games_available(with_computer)
+
+
+def test_play_the_computer_keeps_the_seat_in_the_cookie(browser: TestClient) -> None:
+    r = browser.post("/computer", json={"level": "tamer", "rule_set": "thai"}, headers=SAME)
+    assert r.status_code == 201, r.text
+    room_id = r.json()["room_id"]
+    assert r.json() == {"room_id": room_id, "url": f"/r/{room_id}"}
+    assert f"Path=/r/{room_id}" in r.headers["set-cookie"] and "HttpOnly" in r.headers["set-cookie"]
+    view = browser.get(f"/r/{room_id}/state").json()
+    assert view["you"]["side"] == "drums" and view["rule_set"]["key"] == "thai"
+    assert [s["computer_level"] for s in view["seats"]] == [None, "tamer"]
+    bad = browser.post("/computer", json={"level": "grandmaster"}, headers=SAME)
+    assert bad.status_code == 422
 
 
 def test_security_headers_on_pages_api_static_and_errors(browser: TestClient) -> None:
@@ -248,7 +273,7 @@ def test_bad_page_input_gets_clear_refusals(browser: TestClient) -> None:
         (f"/r/{room_id}/draw", {"action": "maybe"}, "validation_error"),
         (f"/r/{room_id}/continue", {"secret": "x" * 43}, "transfer_invalid"),
         ("/r/nope/join", {}, "room_not_found"),
-        ("/computer", {"level": "tamer", "rule_set": "english"}, "conflict"),
+        ("/computer", {"level": "tamer", "rule_set": "chess"}, "unknown_rule_set"),
     ):
         r = browser.post(path, json=body, headers=SAME)
         assert 400 <= r.status_code < 500 and r.json()["code"] == code, (path, r.text)

@@ -91,6 +91,7 @@ async function listGames() {
     return item;
   }));
   empty.hidden = views.length > 0;
+  list.closest(".games-panel").classList.toggle("has-games", views.length > 0);
 }
 
 listGames();
