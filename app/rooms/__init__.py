@@ -1,4 +1,4 @@
 """The rooms domain: invite rooms, seats, games, moves, offers, deadlines and events."""
 
 # Every appended room event is announced to the live streams (PostgreSQL NOTIFY).
-from . import notify as _notify  # noqa: E402, F401
+from . import notify as _notify  # noqa: F401
