@@ -100,8 +100,10 @@ def main() -> int:
             # Write out the bulk load now, so the timing below is the sweep's, not the
             # checkpoint's.
             c.execute(text("CHECKPOINT"))
-        print(f"filled {args.rooms:,} rooms ({args.due:,} due) in "
-              f"{time.perf_counter() - started:.1f} s")
+        print(
+            f"filled {args.rooms:,} rooms ({args.due:,} due) in "
+            f"{time.perf_counter() - started:.1f} s"
+        )
 
         settings = Settings(database_url=url)
         query = due_query(NOW, settings.sweep_batch_size).compile(
@@ -115,12 +117,13 @@ def main() -> int:
         started = time.perf_counter()
         handled = sweep(database, ManualClock(NOW), settings)
         elapsed = time.perf_counter() - started
-        print(f"sweep: {handled:,} due rooms handled in {elapsed:.3f} s "
-              f"(target < 1 s: {'met' if elapsed < 1 else 'MISSED'})")
+        print(
+            f"sweep: {handled:,} due rooms handled in {elapsed:.3f} s "
+            f"(target < 1 s: {'met' if elapsed < 1 else 'MISSED'})"
+        )
         started = time.perf_counter()
         again = sweep(database, ManualClock(NOW), settings)
-        print(f"second sweep (nothing due): {again} rooms in "
-              f"{time.perf_counter() - started:.3f} s")
+        print(f"second sweep (nothing due): {again} rooms in {time.perf_counter() - started:.3f} s")
         database.dispose()
     finally:
         if not args.keep:

@@ -34,6 +34,7 @@ def _after_action(request: Request, room_id: str) -> None:
     if computer is not None:
         computer.kick(room_id)
 
+
 RoomId = Path(min_length=1, max_length=64, description="The room's id from its share URL.")
 
 _REFUSALS: dict[int | str, dict[str, Any]] = {
