@@ -40,12 +40,9 @@ function livePieces() {
   return parseFen(game().fen).pieces;
 }
 
+/** The position after `ply` plies (0: the rule set's starting position). */
 function piecesAt(ply) {
-  if (ply === 0) {
-    return game().moves.length && game().moves[0].ply === 1 && state.startFen
-      ? parseFen(state.startFen).pieces
-      : startPieces(state.view.rule_set.men_per_side);
-  }
+  if (ply === 0) return startPieces(state.view.rule_set.men_per_side);
   return parseFen(game().moves[ply - 1].fen_after).pieces;
 }
 
