@@ -76,7 +76,7 @@ def redeem_transfer(session: Session, *, room_id: str, secret: str, now: datetim
         ).one_or_none()
         if found is None:
             raise TransferInvalid("this link does not move a seat of this room")
-        transfer, seat = found.tuple()
+        transfer, seat = found
         if transfer.used_at is not None:
             raise TransferInvalid("this link has been used or replaced by a newer one")
         if now >= transfer.expires_at:
