@@ -34,7 +34,7 @@ MATE_BOUND = WIN - 1000
 """Scores beyond this are wins or losses found by the search, not evaluations."""
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
-_TT_LIMIT = 1_500_000
+_TT_LIMIT = 500_000
 _MAX_PLY = 120
 _FADE_FROM = KING_PLIES_DRAW // 2
 """From this many plain king plies on, the static score fades linearly to a draw."""

@@ -1,0 +1,65 @@
+"""The draw rules inside the search, and the search's bookkeeping."""
+
+from __future__ import annotations
+
+from app.ai import Searcher
+from app.ai.search import MATE_BOUND, WIN
+from app.engine import Board
+from app.engine.movegen import apply, generate
+
+# Drums: kings on e3 and d4, a man on g3; tires: a man on a7 (far from everything).
+# Drums are two kings and a man up: every move scores well above a draw.
+AHEAD = "B:W28:BK10,K15,9"
+
+
+def root_scores(board: Board, **kwargs: object) -> dict[str, int]:
+    result = Searcher(board.rule_set).run(board.raw_state(), max_depth=4, **kwargs)  # type: ignore[arg-type]
+    names = {raw: str(m) for raw, m in _raw_to_moves(board).items()}
+    return {names[raw]: score for raw, score in result.scores.items()}
+
+
+def _raw_to_moves(board: Board) -> dict[tuple, object]:
+    out = {}
+    state = board.raw_state()
+    for raw in generate(*state, board.rule_set):
+        for move in board.legal_moves:
+            b = board.copy()
+            b.push(move)
+            if b.raw_state() == apply(*state, raw):
+                out[raw] = move
+    return out
+
+
+def test_every_move_scores_a_win_when_far_ahead() -> None:
+    scores = root_scores(Board("english", fen=AHEAD))
+    assert min(scores.values()) > 150
+
+
+def test_a_move_back_into_the_game_history_scores_a_draw() -> None:
+    board = Board("english", fen=AHEAD)
+    after = board.copy()
+    after.push_text("15-18")
+    scores = root_scores(board, history=[after.raw_state()])
+    assert scores["15-18"] == 0
+    assert all(s > 150 for m, s in scores.items() if m != "15-18")
+
+
+def test_the_twentieth_king_ply_scores_a_draw_but_a_man_move_does_not() -> None:
+    board = Board("english", fen=AHEAD)
+    scores = root_scores(board, king_plies=19)
+    man_moves = {"9-13", "9-14"}
+    assert set(scores) > man_moves
+    for move, score in scores.items():
+        if move in man_moves:
+            assert score > 150
+        else:
+            assert score == 0, move
+
+
+def test_a_forced_win_is_scored_by_its_distance() -> None:
+    # 15-18 gives a man; either capture lets the drums take both tires men: the tires
+    # are to move with nothing left after exactly three plies.
+    board = Board("english", fen="B:W22,23:B6,7,10,15")
+    result = Searcher(board.rule_set).run(board.raw_state(), max_depth=6)
+    assert result.score == WIN - 3
+    assert result.score > MATE_BOUND
