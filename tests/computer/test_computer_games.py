@@ -213,3 +213,17 @@ def test_a_reply_owed_before_a_restart_is_made_on_start(
     with TestClient(app2) as c2:
         v = wait_for(c2, room_id, lambda v: v["game"]["ply"] == 2)
         assert v["game"]["moves"][1]["side"] == "tires"
+
+
+def test_a_rematch_offer_is_accepted_and_the_computer_opens_the_next_game(
+    client: TestClient,
+) -> None:
+    room_id, token = start(client, "tamer")
+    assert client.post(f"/api/rooms/{room_id}/resign", headers=auth(token)).status_code == 200
+    r = client.post(f"/api/rooms/{room_id}/rematch", json={"action": "offer"}, headers=auth(token))
+    assert r.status_code == 200, r.text
+    v = wait_for(client, room_id, lambda v: v["game"]["number"] == 2 and v["game"]["ply"] == 1)
+    # Sides swap on a rematch: the computer has the drums and has made the first move.
+    assert v["game"]["drums_seat"] == "joiner"
+    assert v["game"]["moves"][0]["side"] == "drums"
+    assert view(client, room_id, token)["you"]["to_move"]
