@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 
 def _cmd_perft(args: argparse.Namespace) -> int:
@@ -58,23 +60,27 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     upgrade(settings.database_url)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"Checkers is being served: open http://{shown}:{port}", flush=True)
-    app = create_app(settings.model_copy(update={"migrate_on_start": False}))
     # Live streams (SSE) stay open; on shutdown they get a few seconds, then close and
     # their browsers reconnect (to another instance) with Last-Event-ID.
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        access_log=False,
-        log_level="warning",
-        timeout_graceful_shutdown=5,
-    )
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "access_log": False,
+        "log_level": "warning",
+        "timeout_graceful_shutdown": 5,
+    }
+    if args.workers > 1:
+        # Worker processes build their own app from the environment; migrations are done.
+        os.environ["MIGRATE_ON_START"] = "false"
+        uvicorn.run("app.main:create_app", factory=True, workers=args.workers, **options)
+    else:
+        uvicorn.run(create_app(settings.model_copy(update={"migrate_on_start": False})), **options)
     return 0
 
 
 def _cmd_worker(args: argparse.Namespace) -> int:
     from app.core.clock import SystemClock
-    from app.core.db import Database
+    from app.core.db import Database, engine_options
     from app.core.logging import configure_logging
     from app.core.migrate import upgrade
     from app.core.settings import get_settings
@@ -83,12 +89,22 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     settings = get_settings()
     configure_logging(settings.log_level)
     upgrade(settings.database_url)
-    database = Database(settings.database_url)
+    database = Database(settings.database_url, **engine_options(settings))
     if args.once:
         print(f"rooms handled: {sweep(database, SystemClock(), settings)}")
         return 0
     run_worker(database, SystemClock(), settings)
     return 0
+
+
+def _workers(text: str) -> int:
+    try:
+        workers = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if workers < 1:
+        raise argparse.ArgumentTypeError("workers must be 1 or more")
+    return workers
 
 
 def _depth(text: str) -> int:
@@ -120,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="apply migrations, then serve the web app and API")
     p.add_argument("--host", default=None, help="address to bind (default HOST or 127.0.0.1)")
     p.add_argument("--port", type=int, default=None, help="port (default PORT or 8000)")
+    p.add_argument(
+        "--workers", type=_workers, default=1, help="worker processes sharing the port (1)"
+    )
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("migrate", help="apply the database migrations (DATABASE_URL)")

@@ -12,11 +12,14 @@ from fastapi.responses import JSONResponse
 from app.computer.router import router as computer_router
 from app.computer.runner import ComputerRunner
 from app.core.clock import Clock, SystemClock
-from app.core.db import Database
+from app.core.db import Database, engine_options
 from app.core.deps import DatabaseDep
+from app.core.errors import install_unavailable_handler, unavailable_response
 from app.core.logging import configure_logging
 from app.core.middleware import AccessLogMiddleware, BodyLimitMiddleware
+from app.core.ratelimit import RateLimitMiddleware
 from app.core.settings import Settings, get_settings
+from app.rooms.floor import router as floor_router
 from app.rooms.jobs import start_background
 from app.rooms.live import router as live_router
 from app.rooms.router import install_error_handlers
@@ -38,7 +41,7 @@ def create_app(
     """A ready app; migrations and the sweep scheduler start with its lifespan."""
     settings = settings or get_settings()
     clock = clock or SystemClock()
-    database = database or Database(settings.database_url)
+    database = database or Database(settings.database_url, **engine_options(settings))
     configure_logging(settings.log_level)
 
     @asynccontextmanager
@@ -79,7 +82,12 @@ def create_app(
     app.include_router(web_router)
     mount_static(app)
     install_error_handlers(app)
+    install_unavailable_handler(app)
+    if settings.bench_endpoints:
+        app.include_router(floor_router)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    if settings.rate_limit_enabled:
+        app.add_middleware(RateLimitMiddleware, settings=settings)
     app.add_middleware(AccessLogMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
 
@@ -94,9 +102,7 @@ def create_app(
             db.ping()
         except Exception as exc:
             log.warning("health check failed: %s", type(exc).__name__)
-            return JSONResponse(
-                {"detail": "database unavailable", "code": "database_unavailable"}, 503
-            )
+            return unavailable_response(settings.retry_after_seconds)
         return HealthOut(status="ok", database=db.engine.dialect.name)
 
     return app

@@ -84,6 +84,21 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
     return engine
 
 
+def engine_options(settings: Any) -> dict[str, Any]:
+    """Pool and timeout options from the settings, so that an unreachable or stuck
+    PostgreSQL fails a request within seconds (answered 503) instead of hanging it: a
+    bounded connect, a bounded wait for a pooled connection, a statement time limit."""
+    if is_sqlite(settings.database_url):
+        return {}
+    options = f"-c statement_timeout={settings.db_statement_timeout_ms}"
+    return {
+        "pool_size": settings.db_pool_size,
+        "max_overflow": settings.db_max_overflow,
+        "pool_timeout": settings.db_pool_timeout,
+        "connect_args": {"connect_timeout": settings.db_connect_timeout, "options": options},
+    }
+
+
 class Database:
     """An engine and its session factory."""
 

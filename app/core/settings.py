@@ -46,6 +46,36 @@ class Settings(BaseSettings):
     max_plies: int = Field(default=1000, ge=1, description="A game is drawn at this many plies.")
     max_body_bytes: int = Field(default=4096, ge=256, description="Largest request body.")
     log_level: str = Field(default="INFO", description="Python logging level.")
+    db_pool_size: int = Field(default=10, ge=1, description="Database connections kept open.")
+    db_max_overflow: int = Field(
+        default=10, ge=0, description="Extra connections opened under load, closed after."
+    )
+    db_pool_timeout: float = Field(
+        default=5.0, gt=0, description="Seconds a request waits for a free connection (503)."
+    )
+    db_connect_timeout: int = Field(
+        default=3, ge=2, description="Seconds to open a PostgreSQL connection before a 503."
+    )
+    db_statement_timeout_ms: int = Field(
+        default=10_000, ge=0, description="PostgreSQL statement_timeout in ms (0: none)."
+    )
+    retry_after_seconds: int = Field(
+        default=5, ge=1, description="Retry-After of a 503 while the database is unreachable."
+    )
+    rate_limit_enabled: bool = Field(default=True, description="Limit requests per client.")
+    rate_limit_storage: str = Field(
+        default="async+memory://",
+        description="`limits` storage URI; async+redis://host:6379 shares limits across instances.",
+    )
+    rate_limit_create: str = Field(
+        default="20/minute", description="Rooms (and computer games) a client may create."
+    )
+    rate_limit_join: str = Field(default="30/minute", description="Joins per client.")
+    rate_limit_moves: str = Field(default="120/minute", description="Moves per client.")
+    rate_limit_claims: str = Field(default="20/minute", description="Forfeit claims per client.")
+    bench_endpoints: bool = Field(
+        default=False, description="Serve the load benchmark's floor endpoint (never in prod)."
+    )
 
     @field_validator("database_url")
     @classmethod

@@ -1,0 +1,115 @@
+"""Per-client rate limits on the actions a client could flood: creating rooms, joining,
+moving and claiming forfeits (API and page routes alike).
+
+Counting uses the `limits` library (moving windows) with the storage of
+`RATE_LIMIT_STORAGE`: in memory per process by default, or Redis to share the counts
+between instances. A client is its address as the server sees it (behind a reverse proxy,
+run uvicorn with `--proxy-headers` so this is the real client). Over the limit: 429 with
+`Retry-After` in seconds, before the request reaches the app, so nothing changes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from dataclasses import dataclass
+
+from limits import RateLimitItem, parse
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .settings import Settings
+
+_ROOM = r"/[^/]+"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Requests whose method and path match `pattern` share the `bucket` limit."""
+
+    bucket: str
+    method: str
+    pattern: re.Pattern[str]
+
+
+def _rule(bucket: str, path: str) -> Rule:
+    return Rule(bucket, "POST", re.compile(f"^{path}/?$"))
+
+
+RULES = (
+    _rule("create", "/api/rooms"),
+    _rule("create", "/api/computer-games"),  # the page's /computer goes through it
+    _rule("create", "/r"),
+    _rule("join", f"/api/rooms{_ROOM}/join"),
+    _rule("join", f"/r{_ROOM}/join"),
+    _rule("moves", f"/api/rooms{_ROOM}/moves"),
+    _rule("moves", f"/r{_ROOM}/moves"),
+    _rule("claims", f"/api/rooms{_ROOM}/claim-forfeit"),
+    _rule("claims", f"/r{_ROOM}/claim-forfeit"),
+)
+
+
+def limits_of(settings: Settings) -> dict[str, RateLimitItem]:
+    """Each bucket's limit, parsed from its setting (e.g. `120/minute`)."""
+    return {
+        "create": parse(settings.rate_limit_create),
+        "join": parse(settings.rate_limit_join),
+        "moves": parse(settings.rate_limit_moves),
+        "claims": parse(settings.rate_limit_claims),
+    }
+
+
+def bucket_of(method: str, path: str) -> str | None:
+    for rule in RULES:
+        if method == rule.method and rule.pattern.match(path):
+            return rule.bucket
+    return None
+
+
+class RateLimitMiddleware:
+    """Refuse a client's request with 429 once its bucket's limit is spent."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.items = limits_of(settings)
+        self.limiter = MovingWindowRateLimiter(storage_from_string(settings.rate_limit_storage))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        bucket = bucket_of(scope.get("method", ""), scope.get("path", ""))
+        if scope["type"] != "http" or bucket is None:
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        who = client[0] if client else "unknown"
+        item = self.items[bucket]
+        if await self.limiter.hit(item, bucket, who):
+            await self.app(scope, receive, send)
+            return
+        stats = await self.limiter.get_window_stats(item, bucket, who)
+        retry_after = max(1, math.ceil(stats.reset_time - time.time()))
+        await _refuse(send, bucket, item, retry_after)
+
+
+async def _refuse(send: Send, bucket: str, item: RateLimitItem, retry_after: int) -> None:
+    payload = json.dumps(
+        {
+            "detail": f"too many requests ({bucket}): at most {item}; retry in {retry_after} s",
+            "code": "rate_limited",
+            "retry_after": retry_after,
+        }
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 429,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+                (b"retry-after", str(retry_after).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})

@@ -1,0 +1,335 @@
+"""Load benchmark: many rooms played at once through the HTTP API, against the floor.
+
+Starts `checkers serve --workers 2` on a scratch PostgreSQL database, then in one run:
+
+1. floor: `--rooms` clients call `POST /bench/floor/{room}` (lock the room row, write it,
+   commit: the least a room action costs on this stack) as fast as they can for
+   `--floor-seconds`;
+2. capacity: the same number of rooms play with no pause between moves for
+   `--capacity-seconds` (a finished game is followed by a rematch); moves/s here divided
+   by the floor's requests/s is the ratio (target >= 0.5);
+3. play: `--rooms` fresh rooms (target 200) of two simulated players each play random
+   legal moves until their games end, each player thinking `--think` seconds on average
+   (uniform 0..2x) before moving; prints moves/s, p50/p95/p99 latency (target p99 <
+   100 ms) and errors (target 0).
+
+A player chooses among the legal moves of the room view: the view answered to the
+previous move (what the live event would make it fetch). Every non-2xx answer or
+transport failure counts as an error.
+
+    .venv/bin/python bench/load.py                 # 200 rooms, 2 workers
+    .venv/bin/python bench/load.py --rooms 50 --think 0.5 --floor-seconds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+@dataclass
+class Stats:
+    """Latencies (seconds) of successful requests and the count of failed ones."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    error_kinds: dict[str, int] = field(default_factory=dict)
+    started: float = 0.0
+    ended: float = 0.0
+
+    def fail(self, kind: str) -> None:
+        self.errors += 1
+        self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
+
+    @property
+    def rate(self) -> float:
+        return len(self.latencies) / max(self.ended - self.started, 1e-9)
+
+    def percentile(self, q: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+    def line(self, label: str, unit: str) -> str:
+        return (
+            f"{label:<9} {len(self.latencies):>7} {unit:<5} {self.rate:>8.1f}/s  "
+            f"p50 {self.percentile(0.50):6.1f} ms  p95 {self.percentile(0.95):6.1f} ms  "
+            f"p99 {self.percentile(0.99):6.1f} ms  errors {self.errors}"
+            + (f" {self.error_kinds}" if self.error_kinds else "")
+        )
+
+
+# --- the server ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def scratch_database(admin_url: str) -> tuple[str, Any]:
+    """A new empty database next to `admin_url`; returns its URL and a dropper."""
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    name = f"checkers_load_{uuid.uuid4().hex[:8]}"
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+
+    def drop() -> None:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+    return make_url(admin_url).set(database=name).render_as_string(hide_password=False), drop
+
+
+def start_server(database_url: str, workers: int, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "BENCH_ENDPOINTS": "true",
+        "RATE_LIMIT_ENABLED": "false",  # every simulated client shares one address
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO"),
+    }
+    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
+    command += ["--workers", str(workers)]
+    with log.open("ab") as out:
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        if proc.poll() is not None:
+            raise SystemExit(f"server exited with {proc.returncode}; see {log}")
+        try:
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise SystemExit(f"server did not start; see {log}")
+        time.sleep(0.2)
+
+
+# --- the clients -----------------------------------------------------------------------
+
+
+@dataclass
+class Room:
+    id: str
+    tokens: dict[str, str]  # side -> token of the seat playing it in the current game
+    view: dict[str, Any]
+
+
+async def open_room(client: httpx.AsyncClient, rule_set: str) -> Room:
+    created = await client.post("/api/rooms", json={"rule_set": rule_set})
+    created.raise_for_status()
+    body = created.json()
+    joined = await client.post(f"/api/rooms/{body['room_id']}/join")
+    joined.raise_for_status()
+    other = joined.json()
+    tokens = {body["side"]: body["token"], other["side"]: other["token"]}
+    return Room(body["room_id"], tokens, other["room"])
+
+
+async def open_rooms(client: httpx.AsyncClient, count: int, rule_set: str) -> list[Room]:
+    gate = asyncio.Semaphore(20)
+
+    async def one() -> Room:
+        async with gate:
+            return await open_room(client, rule_set)
+
+    return list(await asyncio.gather(*(one() for _ in range(count))))
+
+
+async def move(client: httpx.AsyncClient, room: Room, rng: random.Random, stats: Stats) -> bool:
+    """The side to move plays a random legal move; whether the game goes on."""
+    game = room.view["game"]
+    choice = rng.choice(game["legal_moves"])
+    token = room.tokens[game["turn"]]
+    started = time.perf_counter()
+    try:
+        answer = await client.post(
+            f"/api/rooms/{room.id}/moves",
+            json={"move": choice["notation"], "expected_ply": game["ply"]},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+    except httpx.HTTPError as exc:
+        stats.fail(type(exc).__name__)
+        return False
+    elapsed = time.perf_counter() - started
+    if answer.status_code != 200:
+        stats.fail(str(answer.status_code))
+        return False
+    stats.latencies.append(elapsed)
+    room.view = answer.json()
+    return room.view["game"]["status"] == "playing"
+
+
+async def rematch(client: httpx.AsyncClient, room: Room) -> None:
+    """Both seats agree to another game; the seats swap sides."""
+    first, second = list(room.tokens.values())
+    for token, action in ((first, "offer"), (second, "accept")):
+        answer = await client.post(
+            f"/api/rooms/{room.id}/rematch",
+            json={"action": action},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        answer.raise_for_status()
+    room.view = answer.json()
+    room.tokens = {"drums": room.tokens["tires"], "tires": room.tokens["drums"]}
+
+
+async def floor_phase(client: httpx.AsyncClient, rooms: list[Room], seconds: float) -> Stats:
+    stats = Stats(started=time.perf_counter())
+    stop = stats.started + seconds
+
+    async def loop(room: Room) -> None:
+        while time.perf_counter() < stop:
+            started = time.perf_counter()
+            try:
+                answer = await client.post(f"/bench/floor/{room.id}")
+            except httpx.HTTPError as exc:
+                stats.fail(type(exc).__name__)
+                continue
+            if answer.status_code == 200:
+                stats.latencies.append(time.perf_counter() - started)
+            else:
+                stats.fail(str(answer.status_code))
+
+    await asyncio.gather(*(loop(room) for room in rooms))
+    stats.ended = time.perf_counter()
+    return stats
+
+
+async def capacity_phase(
+    client: httpx.AsyncClient, rooms: list[Room], seconds: float, seed: int
+) -> Stats:
+    stats = Stats(started=time.perf_counter())
+    stop = stats.started + seconds
+
+    async def loop(index: int, room: Room) -> None:
+        rng = random.Random(seed * 100_003 + index)
+        while time.perf_counter() < stop:
+            if not await move(client, room, rng, stats):
+                if room.view["game"]["status"] == "playing":
+                    return  # an error: counted; this room stops
+                await rematch(client, room)
+
+    await asyncio.gather(*(loop(i, room) for i, room in enumerate(rooms)))
+    stats.ended = time.perf_counter()
+    return stats
+
+
+async def play_phase(
+    client: httpx.AsyncClient, rooms: list[Room], think: float, seed: int
+) -> tuple[Stats, int]:
+    """Every room plays its game to the end; returns the stats and the games finished."""
+    stats = Stats(started=time.perf_counter())
+    finished = 0
+
+    async def loop(index: int, room: Room) -> None:
+        nonlocal finished
+        rng = random.Random(seed * 7919 + index)
+        await asyncio.sleep(rng.uniform(0, 2 * think))  # players arrive at different times
+        while True:
+            if not await move(client, room, rng, stats):
+                if room.view["game"]["status"] != "playing":
+                    finished += 1
+                return
+            await asyncio.sleep(rng.uniform(0, 2 * think))
+
+    await asyncio.gather(*(loop(i, room) for i, room in enumerate(rooms)))
+    stats.ended = time.perf_counter()
+    return stats, finished
+
+
+async def run(args: argparse.Namespace, base: str) -> None:
+    limits = httpx.Limits(max_connections=args.rooms * 2, max_keepalive_connections=args.rooms * 2)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
+        warm = await open_rooms(client, args.rooms, args.rule_set)
+        floor = await floor_phase(client, warm, args.floor_seconds)
+        print(floor.line("floor", "txns"), flush=True)
+        capacity = await capacity_phase(client, warm, args.capacity_seconds, args.seed)
+        print(capacity.line("capacity", "moves"), flush=True)
+        rooms = await open_rooms(client, args.rooms, args.rule_set)
+        played, finished = await play_phase(client, rooms, args.think, args.seed)
+        print(played.line("play", "moves"), flush=True)
+    ratio = capacity.rate / max(floor.rate, 1e-9)
+    print()
+    print(f"rooms {args.rooms}, workers {args.workers}, rule set {args.rule_set}")
+    print(f"games played to the end: {finished} of {args.rooms}")
+    print(f"moves/s (play, think {args.think} s): {played.rate:.1f}")
+    print(
+        f"latency of a move (play): p50 {played.percentile(0.5):.1f} ms, "
+        f"p95 {played.percentile(0.95):.1f} ms, p99 {played.percentile(0.99):.1f} ms"
+    )
+    print(f"errors: {floor.errors + capacity.errors + played.errors}")
+    print(
+        f"ratio (capacity moves/s {capacity.rate:.1f} / floor txns/s {floor.rate:.1f}): {ratio:.2f}"
+    )
+    verdicts = {
+        "ratio >= 0.5": ratio >= 0.5,
+        "p99 < 100 ms": played.percentile(0.99) < 100,
+        "0 errors": floor.errors + capacity.errors + played.errors == 0,
+        "every game ended": finished == args.rooms,
+    }
+    print(
+        "targets: " + ", ".join(f"{k}: {'met' if ok else 'MISSED'}" for k, ok in verdicts.items())
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=200, help="concurrent rooms (200)")
+    parser.add_argument("--workers", type=int, default=2, help="Uvicorn workers (2)")
+    parser.add_argument("--rule-set", default="english", help="rule set of every room")
+    parser.add_argument("--think", type=float, default=1.0, help="mean think time, s (1.0)")
+    parser.add_argument("--floor-seconds", type=float, default=15.0, help="floor phase (15)")
+    parser.add_argument("--capacity-seconds", type=float, default=15.0, help="capacity (15)")
+    parser.add_argument("--seed", type=int, default=1, help="random seed of the players")
+    parser.add_argument(
+        "--admin-url",
+        default=os.environ.get("TEST_DATABASE_URL", DEFAULT_ADMIN_URL),
+        help="PostgreSQL where a scratch database is made (TEST_DATABASE_URL)",
+    )
+    args = parser.parse_args()
+    admin_url = args.admin_url.replace("postgresql://", "postgresql+psycopg://", 1)
+    database_url, drop = scratch_database(admin_url)
+    log = Path(tempfile.mkdtemp(prefix="checkers-load-")) / "server.log"
+    print(f"server log: {log}", flush=True)
+    proc, base = start_server(database_url, args.workers, log)
+    try:
+        asyncio.run(run(args, base))
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        drop()
+
+
+if __name__ == "__main__":
+    main()
