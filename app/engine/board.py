@@ -27,6 +27,7 @@ _ZOBRIST_TIRES_TO_MOVE = _rng.getrandbits(64)
 
 _SIDES = (Side.DRUMS, Side.TIRES)
 _MOVE_SPLIT = re.compile(r"\s*[-x:]\s*", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[-x:]")
 
 
 def _zobrist(drums: int, tires: int, kings: int, turn: int) -> int:
@@ -227,7 +228,7 @@ class Board:
         raw = legal.get(move)
         if raw is None:
             raise IllegalMoveError(
-                f"{move} is not legal here; legal moves: {_listing(list(legal))}"
+                f"{move} is not legal here; legal moves: {_listing(list(legal))}", legal
             )
         path, captured, crowns = raw
         start, end = path[0], path[-1]
@@ -286,38 +287,55 @@ class Board:
         return saved.move
 
     def parse_move(self, text: str) -> Move:
-        """Read a move in numeric or algebraic notation (``11-15``, ``22x15x6``,
-        ``c3:e5:g7``; ``-``, ``x`` and ``:`` all read).
+        """Read a move in numeric or algebraic notation: ``11-15``, ``22x15x6``, ``c3-d4``,
+        ``c3:e5:g7``. A plain move is joined by ``-``, a capture by ``x`` or ``:``.
 
         The start and end squares alone are enough when exactly one legal move matches;
         landing squares in between narrow the choice. Raises IllegalMoveError (nothing
-        matches, or unreadable text) or AmbiguousMoveError (several match), each naming
-        the candidates.
+        matches, or unreadable text) or AmbiguousMoveError (several match); both carry the
+        candidate moves and name them in the message.
         """
-        if not isinstance(text, str) or not text.strip():
-            raise IllegalMoveError("empty move text")
-        tokens = _MOVE_SPLIT.split(text.strip())
+        legal = list(self._legal_map())
+        if not isinstance(text, str):
+            raise IllegalMoveError("a move must be given as text, such as 11-15", legal)
+        if not text.strip():
+            raise IllegalMoveError("empty move text", legal)
+        text = text.strip()
+        separators = set(_SEPARATORS.findall(text.lower()))
+        capture = bool(separators & {"x", ":"})
+        if capture and "-" in separators:
+            raise IllegalMoveError(
+                f"cannot read move {text!r}: join a plain move with '-' and a capture with "
+                "'x' or ':', not both",
+                legal,
+            )
         try:
-            squares = tuple(parse_square(t) for t in tokens)
+            squares = tuple(parse_square(t) for t in _MOVE_SPLIT.split(text))
         except ValueError as exc:
-            raise IllegalMoveError(f"cannot read move {text!r}: {exc}") from None
+            raise IllegalMoveError(f"cannot read move {text!r}: {exc}", legal) from None
         if len(squares) < 2:
             raise IllegalMoveError(
-                f"cannot read move {text!r}: give the start and end squares, as in 11-15"
+                f"cannot read move {text!r}: give the start and end squares, as in 11-15",
+                legal,
             )
-        legal = list(self._legal_map())
         exact = [m for m in legal if squares in m.routes]
-        if exact:
-            return exact[0]
-        matches = [m for m in legal if any(_follows(squares, r) for r in m.routes)]
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
+        matches = exact or [m for m in legal if any(_follows(squares, r) for r in m.routes)]
+        fitting = [m for m in matches if m.is_capture == capture]
+        if len(fitting) == 1:
+            return fitting[0]
+        if fitting:
             raise AmbiguousMoveError(
-                f"{text} matches {len(matches)} moves; give the landing squares in order: "
-                f"{_listing(matches)}"
+                f"{text} matches {len(fitting)} moves; give the landing squares in order: "
+                f"{_listing(fitting)}",
+                fitting,
             )
-        raise IllegalMoveError(f"{text} is not legal here; legal moves: {_listing(legal)}")
+        if matches:
+            kind = "a capture" if capture else "a plain move"
+            raise IllegalMoveError(
+                f"{text} is written as {kind}, which it is not: write {_listing(matches)}",
+                legal,
+            )
+        raise IllegalMoveError(f"{text} is not legal here; legal moves: {_listing(legal)}", legal)
 
     def push_text(self, text: str) -> Move:
         """Parse a move and play it; returns the move."""

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .values import Move
+
 
 class EngineError(ValueError):
     """Base of every error the engine raises for bad input."""
@@ -12,8 +18,19 @@ class InvalidFenError(EngineError):
 
 
 class IllegalMoveError(EngineError):
-    """A move that is not legal in the position (or cannot be read at all)."""
+    """A move that is not legal in the position (or cannot be read at all).
+
+    ``candidates`` holds the legal moves of the position, for callers that list them.
+    """
+
+    def __init__(self, message: str, candidates: Iterable[Move] = ()) -> None:
+        super().__init__(message)
+        self.candidates: tuple[Move, ...] = tuple(candidates)
 
 
 class AmbiguousMoveError(EngineError):
-    """Move text that matches more than one legal move."""
+    """Move text that matches more than one legal move; ``candidates`` holds them."""
+
+    def __init__(self, message: str, candidates: Iterable[Move] = ()) -> None:
+        super().__init__(message)
+        self.candidates: tuple[Move, ...] = tuple(candidates)

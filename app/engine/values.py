@@ -120,17 +120,23 @@ class Outcome:
     termination: Termination
 
     @property
-    def reason(self) -> str:
-        """A sentence such as ``Draw: threefold repetition`` or ``Drums win: tires have no
-        legal move``."""
-        if self.winner is None:
-            return f"Draw: {self.termination.value}"
-        loser = self.winner.opponent.value
+    def detail(self) -> str:
+        """Why the game ended, without who won: ``tires have no legal move``."""
         if self.termination is Termination.NO_PIECES:
-            detail = f"{loser} have no pieces left"
-        else:
-            detail = f"{loser} have no legal move"
-        return f"{self.winner.title} win: {detail}"
+            return f"{self.winner.opponent.value if self.winner else 'nobody'} have no pieces left"
+        if self.termination is Termination.NO_MOVES:
+            return f"{self.winner.opponent.value if self.winner else 'nobody'} have no legal move"
+        if self.termination is Termination.KING_MOVES:
+            return "20 king moves without a capture or a man's move"
+        return str(self.termination.value)
+
+    @property
+    def reason(self) -> str:
+        """The result and its reason: ``Draw: threefold repetition``, ``Drums win: tires
+        have no legal move``."""
+        if self.winner is None:
+            return f"Draw: {self.detail}"
+        return f"{self.winner.title} win: {self.detail}"
 
     @property
     def pdn_result(self) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.engine import RULE_SETS, Board, Outcome, Side, Termination
+from app.engine import RULE_SETS, Board, Side
 
 from .models import Game, Move
 
@@ -50,21 +50,6 @@ def is_irreversible(board: Board, start: int, is_capture: bool) -> bool:
     """A capture, or a move by a man (checked before the move is pushed)."""
     piece = board.piece_at(start)
     return is_capture or piece is None or not piece.king
-
-
-def outcome_reason(outcome: Outcome) -> str:
-    """The reason of a rules ending, without the "X win:" prefix."""
-    loser = outcome.winner.opponent.value if outcome.winner else ""
-    match outcome.termination:
-        case Termination.NO_PIECES:
-            return f"{loser} have no pieces left"
-        case Termination.NO_MOVES:
-            return f"{loser} have no legal move"
-        case Termination.KING_MOVES:
-            return "20 king moves without a capture or a man's move"
-        case Termination.REPETITION:
-            return "threefold repetition"
-    return outcome.termination.value
 
 
 def result_text(winner: str | None, reason: str, *, draw: bool) -> str:

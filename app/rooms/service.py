@@ -38,7 +38,7 @@ from .models import (
     Seat,
     SeatRole,
 )
-from .play import is_irreversible, load_board, outcome_reason, start_fen
+from .play import is_irreversible, load_board, start_fen
 
 log = logging.getLogger("checkers.game")
 
@@ -453,7 +453,7 @@ def _record_move(
         move = board.parse_move(text)
     except AmbiguousMoveError as exc:
         raise errors.AmbiguousMove(
-            str(exc), candidates=[m.notation() for m in _matching(board, text)]
+            str(exc), candidates=[m.notation() for m in exc.candidates]
         ) from exc
     except (IllegalMoveError, EngineError) as exc:
         raise errors.IllegalMove(
@@ -509,33 +509,9 @@ def _record_move(
             now,
             winner=winner,
             termination=outcome.termination.name.lower(),
-            reason=outcome_reason(outcome),
-        )
-    elif game.ply >= settings.max_plies:
-        _finish_game(
-            session,
-            room,
-            game,
-            now,
-            winner=None,
-            termination="move_limit",
-            reason=f"the {settings.max_plies}-ply limit was reached",
+            reason=outcome.detail,
         )
     room.next_check_at = next_check(room, game, settings)
-
-
-def _matching(board: Board, text: str) -> list[Any]:
-    """Legal moves whose start and end match `text` (for an ambiguity message)."""
-    parts = [p for p in text.replace(":", "x").replace("-", "x").split("x") if p]
-    if len(parts) < 2:
-        return []
-    try:
-        from app.engine import parse_square
-
-        start, end = parse_square(parts[0]), parse_square(parts[-1])
-    except (EngineError, ValueError):
-        return []
-    return [m for m in board.legal_moves if m.start == start and m.end == end]
 
 
 def _is_retry(
