@@ -43,6 +43,7 @@ class Settings(BaseSettings):
         ge=1,
         description="A finished room closes to rematches this long after its game ended.",
     )
+    max_plies: int = Field(default=1000, ge=1, description="A game is drawn at this many plies.")
     max_body_bytes: int = Field(default=4096, ge=256, description="Largest request body.")
     log_level: str = Field(default="INFO", description="Python logging level.")
     db_pool_size: int = Field(default=10, ge=1, description="Database connections kept open.")

@@ -28,6 +28,7 @@ def test_defaults_are_the_product_rules(monkeypatch: pytest.MonkeyPatch) -> None
     assert settings.claim_after == timedelta(hours=48)
     assert settings.expire_after == timedelta(days=7)
     assert settings.rematch_window == timedelta(days=7)
+    assert settings.max_plies == 1000
 
 
 def test_clocks_are_aware_utc() -> None:
