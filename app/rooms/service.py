@@ -511,6 +511,16 @@ def _record_move(
             termination=outcome.termination.name.lower(),
             reason=outcome.detail,
         )
+    elif game.ply >= settings.max_plies:
+        _finish_game(
+            session,
+            room,
+            game,
+            now,
+            winner=None,
+            termination="move_limit",
+            reason=f"the {settings.max_plies}-ply limit was reached",
+        )
     room.next_check_at = next_check(room, game, settings)
 
 

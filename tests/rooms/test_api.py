@@ -507,6 +507,24 @@ def test_events_record_every_change_in_order(api: Api) -> None:
         assert room.creator not in str(event) and str(room.joiner) not in str(event)
 
 
+def test_a_game_is_capped_in_plies(database: Database, clock: Any) -> None:
+    from app.core.settings import Settings
+    from app.main import create_app
+
+    settings = Settings(
+        database_url=database.url, scheduler_enabled=False, migrate_on_start=False, max_plies=4
+    )
+    with TestClient(create_app(settings, clock=clock, database=database)) as client:
+        api = Api(client)
+        room = api.create()
+        view = api.play(room, "11-15", "24-20", "8-11", "28-24")
+        result = view["game"]["result"]
+        assert view["game"]["ply"] == 4 and view["status"] == "finished"
+        assert (result["winner"], result["termination"]) == (None, "move_limit")
+        assert result["text"] == "Draw: the 4-ply limit was reached"
+        assert api.move(room, room.creator, "11-16", 4).status_code == 409
+
+
 GARBAGE: list[Any] = [
     None,
     [],
