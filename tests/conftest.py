@@ -127,4 +127,5 @@ def settings(database: Database) -> Settings:
         scheduler_enabled=False,
         migrate_on_start=False,
         public_url="http://checkers.test",
+        rate_limit_enabled=False,  # tests/security checks the limits with their own apps
     )

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.core.settings import Settings
-from app.engine import RULE_SETS, RuleSet, square_name
+from app.engine import RULE_SETS, Board, RuleSet, square_name
 
 from . import errors
 from .models import Event, Game, GameStatus, Move, Offer, OfferKind, OfferStatus, Room, RoomStatus
-from .play import load_board, result_text
+from .play import replay, result_text
 from .schemas import (
     DrawOffersLeft,
     EventOut,
@@ -35,7 +36,6 @@ from .service import (
     Granted,
     apply_deadlines,
     claim_opens_at,
-    current_game,
     expires_at,
     identify,
     lock_room,
@@ -98,26 +98,35 @@ def score(games: list[Game]) -> ScoreOut:
     return ScoreOut(**points)
 
 
+def board_of(rule_set: str, game: Game, moves: Sequence[Move]) -> Board:
+    """The game's board from its loaded moves, as `load_board` builds it: from the position
+    after the last capture or man's move, replaying the plain king moves since."""
+    base = next((i for i in range(len(moves) - 1, -1, -1) if moves[i].irreversible), None)
+    if base is None:
+        return replay(rule_set, game.start_fen, (m.notation for m in moves))
+    return replay(rule_set, moves[base].fen_after, (m.notation for m in moves[base + 1 :]))
+
+
 def build_view(
     session: Session, room: Room, *, you: str | None, settings: Settings, base_url: str
 ) -> RoomView:
     """The whole room as one viewer sees it (`you`: the viewer's seat role, if any)."""
-    game = current_game(session, room)
+    # Few round trips (they dominate a request's cost): the current game comes with the
+    # list of games, pending and used offers from one query, the board from the moves.
     games = list(session.scalars(select(Game).where(Game.room_id == room.id).order_by(Game.number)))
+    game = next(g for g in games if g.number == room.current_game_number)
     moves = session.scalars(select(Move).where(Move.game_id == game.id).order_by(Move.ply)).all()
-    offers = session.scalars(
-        select(Offer)
-        .where(Offer.game_id == game.id, Offer.status == OfferStatus.PENDING)
-        .order_by(Offer.id)
+    all_offers = session.scalars(
+        select(Offer).where(Offer.game_id == game.id).order_by(Offer.id)
     ).all()
+    offers = [o for o in all_offers if o.status == OfferStatus.PENDING]
     draw_counts = {"creator": 0, "joiner": 0}
-    for offer in session.scalars(
-        select(Offer).where(Offer.game_id == game.id, Offer.kind == OfferKind.DRAW)
-    ):
-        draw_counts[offer.by_seat] += 1
+    for offer in all_offers:
+        if offer.kind == OfferKind.DRAW:
+            draw_counts[offer.by_seat] += 1
     legal = []
     if game.status == GameStatus.PLAYING:
-        board = load_board(session, game, room.rule_set)
+        board = board_of(room.rule_set, game, moves)
         legal = [
             LegalMoveOut(
                 notation=m.notation(),

@@ -1,0 +1,69 @@
+"""Acceptance: the server is SIGKILLed while clients play; after a restart every
+acknowledged move is stored, none twice, every stored position equals the replay of its
+moves, and the clients finish their games by resending their submissions."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.core.migrate import upgrade
+
+from .harness import Instance, Retries, Table, check_stored, open_table, play_one
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
+ROOMS = 6
+
+
+def test_sigkill_while_playing_loses_and_doubles_nothing(postgres, tmp_path: Path) -> None:
+    url = postgres.create("checkers_crash")
+    upgrade(url)
+    server = Instance(url, tmp_path / "server.log")
+    server.start()
+    retries = Retries()
+    failures: list[BaseException] = []
+    tables: list[Table] = []
+    acked = threading.Semaphore(0)
+    try:
+        with httpx.Client(base_url=server.base, timeout=10) as client:
+            tables = [open_table(client) for _ in range(ROOMS)]
+
+        def player(index: int, table: Table) -> None:
+            rng = random.Random(index)
+            deadline = time.monotonic() + 90
+            try:
+                with httpx.Client(base_url=server.base, timeout=10) as client:
+                    while table.playing:
+                        play_one(client, table, rng, retries, deadline)
+                        acked.release()
+            except BaseException as exc:  # reported by the main thread
+                failures.append(exc)
+
+        threads = [threading.Thread(target=player, args=(i, t)) for i, t in enumerate(tables)]
+        for thread in threads:
+            thread.start()
+        for _ in range(8 * ROOMS):  # let every client get going
+            assert acked.acquire(timeout=30)
+        server.kill()
+        before_restart = sum(len(moves) for t in tables for moves in t.acked.values())
+        time.sleep(0.5)  # clients keep resending against a closed port
+        server.start()
+        for thread in threads:
+            thread.join(120)
+        assert not failures, failures
+        assert all(not thread.is_alive() for thread in threads)
+    finally:
+        server.stop()
+
+    assert all(not table.playing for table in tables)
+    assert retries.failures, "the kill should have interrupted some submissions"
+    counts = check_stored(url, tables)
+    assert counts["moves"] > before_restart
+    print(f"crash: {counts} ; failed attempts retried: {retries.failures}")
+    postgres.drop(url)
