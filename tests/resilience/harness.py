@@ -302,3 +302,12 @@ def check_stored(database_url: str, tables: list[Table]) -> dict[str, int]:
     finally:
         engine.dispose()
     return {"rooms": len(tables), "moves": moves_checked}
+
+
+def assert_no_tokens(logs: list[Path], tables: list[Table]) -> int:
+    """No seat token in the servers' logs (structured lines at INFO); returns the lines."""
+    text_ = "\n".join(log.read_text() for log in logs)
+    for table in tables:
+        for token in table.tokens.values():
+            assert token not in text_, f"a seat token of room {table.room_id} was logged"
+    return text_.count("\n")

@@ -14,7 +14,15 @@ import pytest
 
 from app.core.migrate import upgrade
 
-from .harness import Instance, Retries, Table, check_stored, open_table, play_one
+from .harness import (
+    Instance,
+    Retries,
+    Table,
+    assert_no_tokens,
+    check_stored,
+    open_table,
+    play_one,
+)
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
@@ -65,5 +73,6 @@ def test_sigkill_while_playing_loses_and_doubles_nothing(postgres, tmp_path: Pat
     assert retries.failures, "the kill should have interrupted some submissions"
     counts = check_stored(url, tables)
     assert counts["moves"] > before_restart
+    assert assert_no_tokens([server.log], tables) > counts["moves"]
     print(f"crash: {counts} ; failed attempts retried: {retries.failures}")
     postgres.drop(url)

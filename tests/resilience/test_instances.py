@@ -26,7 +26,7 @@ from sqlalchemy import create_engine, text
 
 from app.core.migrate import upgrade
 
-from .harness import Instance, Table, check_stored
+from .harness import Instance, Table, assert_no_tokens, check_stored
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
@@ -167,6 +167,7 @@ def test_two_instances_share_one_database(postgres, tmp_path: Path) -> None:
         tables, viewers = asyncio.run(run_load((a.base, b.base), SECONDS))
 
     counts = check_stored(url, tables)  # no move twice; positions equal their replays
+    assert_no_tokens([a.log, b.log], tables)
     engine = create_engine(url)
     with engine.connect() as conn:
         statuses = dict(conn.execute(text("SELECT id, status FROM rooms")).all())

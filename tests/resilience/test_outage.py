@@ -74,6 +74,7 @@ def test_database_outage_fails_fast_and_recovers(postgres, tmp_path: Path) -> No
                     assert answer.status_code == 503, (cut.__name__, path, answer.text)
                     assert answer.headers["retry-after"] == "3"
                     assert answer.json()["code"] == "database_unavailable"
+                    assert answer.headers["x-content-type-options"] == "nosniff"
                     assert took < FAST, (cut.__name__, path, took)
                 started = time.monotonic()
                 created = client.post("/api/rooms", json={"rule_set": "english"})

@@ -1,0 +1,187 @@
+"""Acceptance: per-client rate limits (429 + Retry-After) on creating rooms, joining,
+moving and claiming; request size limits; security headers on every response."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.core.clock import ManualClock
+from app.core.db import Database
+from app.core.settings import Settings
+from app.main import create_app
+
+Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
+LIMITS = {
+    "rate_limit_enabled": True,
+    "rate_limit_create": "3/minute",
+    "rate_limit_join": "2/minute",
+    "rate_limit_moves": "4/minute",
+    "rate_limit_claims": "2/minute",
+}
+SAME_ORIGIN = {"Origin": "http://testserver"}
+
+
+@pytest.fixture
+def limited(settings: Settings, clock: ManualClock, database: Database) -> Iterator[Any]:
+    """A rate-limited app; `open(address)` gives a client seen as coming from `address`."""
+    app = create_app(settings.model_copy(update=LIMITS), clock=clock, database=database)
+    clients: list[TestClient] = []
+
+    def open_client(address: str) -> TestClient:
+        client = TestClient(app, raise_server_exceptions=False, client=(address, 40000))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield open_client
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+def _refused(answer: Any) -> None:
+    assert answer.status_code == 429, answer.text
+    assert answer.json()["code"] == "rate_limited"
+    retry_after = int(answer.headers["retry-after"])
+    assert 1 <= retry_after <= 60
+    assert answer.headers["x-content-type-options"] == "nosniff"
+
+
+def test_room_creation_is_limited_per_client(limited: Any, snapshot: Snapshot) -> None:
+    alice, bob = limited("10.0.0.1"), limited("10.0.0.2")
+    for _ in range(2):
+        assert alice.post("/api/rooms", json={"rule_set": "english"}).status_code == 201
+    assert alice.post("/r", json={"rule_set": "russian"}, headers=SAME_ORIGIN).status_code == 201
+    before = snapshot()
+    _refused(alice.post("/api/rooms", json={"rule_set": "english"}))
+    _refused(alice.post("/r", json={"rule_set": "english"}, headers=SAME_ORIGIN))
+    _refused(alice.post("/api/computer-games", json={"rule_set": "english", "level": "tamer"}))
+    assert snapshot() == before  # refused before reaching the app
+    # Another client is not affected, and reading is never limited.
+    assert bob.post("/api/rooms", json={"rule_set": "english"}).status_code == 201
+    assert alice.get("/api/rule-sets").status_code == 200
+
+
+def test_joins_moves_and_claims_are_limited_per_client(limited: Any, snapshot: Snapshot) -> None:
+    alice, bob, carol = limited("10.0.1.1"), limited("10.0.1.2"), limited("10.0.1.3")
+    rooms = [alice.post("/api/rooms", json={"rule_set": "english"}).json() for _ in range(3)]
+    joined = [bob.post(f"/api/rooms/{r['room_id']}/join") for r in rooms[:2]]
+    assert [j.status_code for j in joined] == [200, 200]
+    _refused(bob.post(f"/api/rooms/{rooms[2]['room_id']}/join"))
+    assert carol.post(f"/api/rooms/{rooms[2]['room_id']}/join").status_code == 200
+
+    room, tires = rooms[0], joined[0].json()["token"]
+    url = f"/api/rooms/{room['room_id']}/moves"
+    plies = [("11-15", room["token"]), ("22-18", tires), ("15x22", room["token"])]
+    for ply, (move, token) in enumerate(plies):
+        answer = alice.post(
+            url,
+            json={"move": move, "expected_ply": ply},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert answer.status_code == 200, answer.text
+    # A refused move counts too: the limit is on submissions, not on legal moves.
+    bad = alice.post(
+        url, json={"move": "1-2", "expected_ply": 3}, headers={"Authorization": f"Bearer {tires}"}
+    )
+    assert bad.status_code in (400, 409, 422)
+    before = snapshot()
+    _refused(
+        alice.post(
+            url,
+            json={"move": "25x18", "expected_ply": 3},
+            headers={"Authorization": f"Bearer {tires}"},
+        )
+    )
+    _refused(
+        alice.post(
+            f"/r/{room['room_id']}/moves",
+            json={"move": "25x18", "expected_ply": 3},
+            headers=SAME_ORIGIN,
+        )
+    )
+    assert snapshot() == before
+
+    claim = f"/api/rooms/{room['room_id']}/claim-forfeit"
+    auth = {"Authorization": f"Bearer {room['token']}"}
+    assert [carol.post(claim, headers=auth).status_code for _ in range(2)] == [409, 409]
+    before = snapshot()
+    _refused(carol.post(claim, headers=auth))
+    assert snapshot() == before
+
+
+def test_request_bodies_are_capped(client: TestClient, settings: Settings) -> None:
+    cap = settings.max_body_bytes
+    room = client.post("/api/rooms", json={"rule_set": "english"}).json()
+    url = f"/api/rooms/{room['room_id']}/moves"
+    auth = {"Authorization": f"Bearer {room['token']}"}
+    big = {"move": "11-15" + " " * cap, "expected_ply": 0}
+    answer = client.post(url, json=big, headers=auth)
+    assert answer.status_code == 413 and answer.json()["code"] == "too_large"
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the cap applies while reading
+        yield b'{"move": "11-15", "expected_ply": 0, "pad": "'
+        for _ in range(cap // 512 + 2):
+            yield b"x" * 512
+        yield b'"}'
+
+    answer = client.post(
+        url, content=chunks(), headers={**auth, "Content-Type": "application/json"}
+    )
+    assert answer.status_code == 413
+    lying = client.post(url, content=b"{}", headers={**auth, "Content-Length": "abc"})
+    assert lying.status_code in (400, 413)
+    assert client.get(f"/api/rooms/{room['room_id']}").json()["game"]["ply"] == 0
+
+
+HEADERS = {
+    "content-security-policy",
+    "referrer-policy",
+    "x-content-type-options",
+    "x-frame-options",
+}
+
+
+def test_security_headers_on_every_response(client: TestClient) -> None:
+    room = client.post("/api/rooms", json={"rule_set": "english"})
+    room_id, token = room.json()["room_id"], room.json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    answers = {
+        "created": room,
+        "home page": client.get("/"),
+        "room page": client.get(f"/r/{room_id}"),
+        "missing page": client.get("/r/nope"),
+        "view": client.get(f"/api/rooms/{room_id}"),
+        "events": client.get(f"/api/rooms/{room_id}/events"),
+        "pdn": client.get(f"/api/rooms/{room_id}/games/1.pdn"),
+        "openapi": client.get("/openapi.json"),
+        "docs": client.get("/docs"),
+        "static": client.get("/static/css/app.css"),
+        "healthz": client.get("/healthz"),
+        "unknown route": client.get("/no/such/thing"),
+        "wrong method": client.delete("/api/rooms"),
+        "not found": client.get("/api/rooms/nope"),
+        "unauthenticated": client.post(f"/api/rooms/{room_id}/resign"),
+        "forbidden": client.post(
+            f"/api/rooms/{room_id}/resign", headers={"Authorization": "Bearer x"}
+        ),
+        "conflict": client.post(f"/api/rooms/{room_id}/resign", headers=auth),
+        "invalid": client.post("/api/rooms", json={"rule_set": 5}),
+        "bad json": client.post(
+            "/api/rooms", content=b"{", headers={"Content-Type": "application/json"}
+        ),
+        "too large": client.post("/api/rooms", content=b"x" * 10_000),
+        "cross site": client.post(
+            f"/r/{room_id}/resign", headers={"Origin": "https://evil.example"}
+        ),
+    }
+    for name, answer in answers.items():
+        missing = HEADERS - {h.lower() for h in answer.headers}
+        assert not missing, (name, answer.status_code, missing)
+        assert answer.headers["referrer-policy"] == "no-referrer"
+        assert answer.headers["x-content-type-options"] == "nosniff"
+    statuses = {answer.status_code for answer in answers.values()}
+    assert {200, 201, 401, 403, 404, 405, 409, 413, 422} <= statuses
