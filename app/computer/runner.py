@@ -9,6 +9,7 @@ the web process keeps answering while they think.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import threading
@@ -85,10 +86,12 @@ class ComputerRunner:
             )
 
     def shutdown(self) -> None:
+        """Stop taking work; a search already running finishes (within its time limit),
+        so the worker processes exit with the server. Its reply stays owed, as data."""
         self._closed = True
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
 
     def idle(self) -> bool:
         """Whether no reply is being computed or applied."""
@@ -136,7 +139,13 @@ class ComputerRunner:
             log.exception("computer: could not start a search")
             self._release(room_id)
             return
-        future.add_done_callback(lambda f: self._threads.submit(self._finish, task, f))
+        future.add_done_callback(lambda f: self._on_done(task, f))
+
+    def _on_done(self, task: Task, future: Future[str | bool]) -> None:
+        if self._closed:
+            return  # shutting down: the reply stays owed and is made after the restart
+        with contextlib.suppress(RuntimeError):  # the threads stopped in between
+            self._threads.submit(self._finish, task, future)
 
     def _submit(self, task: Task) -> Future[str | bool]:
         if self._pool is None:
