@@ -14,10 +14,14 @@ from app.computer.runner import ComputerRunner
 from app.core.clock import Clock, SystemClock
 from app.core.db import Database, engine_options
 from app.core.deps import DatabaseDep
-from app.core.errors import install_unavailable_handler, unavailable_response
+from app.core.errors import (
+    document_common_answers,
+    install_unavailable_handler,
+    unavailable_response,
+)
 from app.core.logging import configure_logging
 from app.core.middleware import AccessLogMiddleware, BodyLimitMiddleware
-from app.core.ratelimit import RateLimitMiddleware
+from app.core.ratelimit import RateLimitMiddleware, is_limited
 from app.core.settings import Settings, get_settings
 from app.rooms.floor import router as floor_router
 from app.rooms.jobs import start_background
@@ -83,6 +87,7 @@ def create_app(
     mount_static(app)
     install_error_handlers(app)
     install_unavailable_handler(app)
+    document_common_answers(app, is_limited if settings.rate_limit_enabled else lambda *_: False)
     if settings.bench_endpoints:
         app.include_router(floor_router)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)

@@ -69,6 +69,11 @@ def bucket_of(method: str, path: str) -> str | None:
     return None
 
 
+def is_limited(method: str, path: str) -> bool:
+    """Whether requests to `path` (a route template works too) are rate-limited."""
+    return bucket_of(method, path) is not None
+
+
 class RateLimitMiddleware:
     """Refuse a client's request with 429 once its bucket's limit is spent."""
 
