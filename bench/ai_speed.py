@@ -20,11 +20,12 @@ from app.engine import RULE_SETS, Board  # noqa: E402
 
 
 def midgame(rule_set: str, plies: int = 20) -> Board:
+    """Play ``plies`` (and on, past forced moves) of Warden against itself."""
     board = Board(rule_set)
-    for ply in range(plies):
+    while board.ply < plies or len(board.legal_moves) == 1:
         if board.is_game_over():
             break
-        board.push(choose_move(board, "warden", seed=ply, time_limit=0.3))
+        board.push(choose_move(board, "warden", seed=board.ply, time_limit=0.3))
     return board
 
 

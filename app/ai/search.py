@@ -35,6 +35,7 @@ MATE_BOUND = WIN - 1000
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _TT_LIMIT = 500_000
+_ASPIRATION = 30
 _MAX_PLY = 120
 _FADE_FROM = KING_PLIES_DRAW // 2
 """From this many plain king plies on, the static score fades linearly to a draw."""
@@ -182,17 +183,18 @@ class Searcher:
                 if i == 0:
                     score = -search(child, new_depth, -beta, -alpha, child_ply, child_kp)
                 else:
-                    reduce = (
-                        1
-                        if (
-                            not capture
-                            and new_depth >= 2
-                            and i >= 3
-                            and not move[2]
-                            and move is not hash_move
-                        )
-                        else 0
-                    )
+                    # Late quiet moves are searched shallower first (one ply, two from
+                    # the sixth on in deep searches); a move that then looks good is
+                    # searched again at full depth.
+                    reduce = 0
+                    if (
+                        not capture
+                        and new_depth >= 2
+                        and i >= 2
+                        and not move[2]
+                        and move is not hash_move
+                    ):
+                        reduce = 2 if i >= 5 and new_depth >= 4 else 1
                     score = -search(
                         child, new_depth - reduce, -alpha - 1, -alpha, child_ply, child_kp
                     )
@@ -344,7 +346,7 @@ class Searcher:
                 child = apply(own, opp, kings, turn, move)
                 child_kp = kp + 1 if not move[1] and kings >> move[0][0] & 1 else 0
                 if i == 0:
-                    score = -self.search(child, depth - 1, -INF, INF, 1, child_kp)
+                    score = self._first(child, depth, child_kp, previous.score)
                 else:
                     floor = best - margin if margin else best
                     score = -self.search(child, depth - 1, -floor - 1, -floor, 1, child_kp)
@@ -360,6 +362,16 @@ class Searcher:
         finally:
             del self.seen[state]
         return scores
+
+    def _first(self, child: State, depth: int, kp: int, guess: int) -> int:
+        """The first root move's score: first within a narrow window around the last
+        iteration's score (aspiration), again with a full window if it falls outside."""
+        if depth >= 5 and abs(guess) < MATE_BOUND:
+            low, high = guess - _ASPIRATION, guess + _ASPIRATION
+            score = -self.search(child, depth - 1, -high, -low, 1, kp)
+            if low < score < high:
+                return score
+        return -self.search(child, depth - 1, -INF, INF, 1, kp)
 
     def _pv(self, state: State, first: RawMove) -> list[RawMove]:
         pv = [first]
