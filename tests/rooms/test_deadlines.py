@@ -263,7 +263,7 @@ def test_sweep_reads_only_due_rooms(
     clock.advance(DAY)
     assert sweep(database, clock, settings) == 2
     with database.session() as session:
-        checks = dict(session.execute(select(RoomRow.id, RoomRow.next_check_at)).tuples().all())
+        checks = dict(session.execute(select(RoomRow.id, RoomRow.next_check_at)).all())
     assert all(checks[r.id] is None for r in due)
     assert all(checks[r.id] == clock.now() + 6 * DAY for r in fresh)
 
