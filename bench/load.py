@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import random
 import socket
@@ -264,39 +265,97 @@ async def play_phase(
     return stats, finished
 
 
-async def run(args: argparse.Namespace, base: str) -> None:
-    limits = httpx.Limits(max_connections=args.rooms * 2, max_keepalive_connections=args.rooms * 2)
+# --- the client processes ----------------------------------------------------------------
+#
+# One Python process cannot drive hundreds of concurrent HTTP clients without becoming
+# the bottleneck itself, so the rooms are shared among `--clients` processes. They meet
+# at a barrier before each phase, so the phases do not overlap.
+
+PHASES = ("floor", "capacity", "play")
+
+
+async def _client_run(
+    args: argparse.Namespace, base: str, rooms: int, index: int, barrier: Any
+) -> dict[str, Stats]:
+    limits = httpx.Limits(max_connections=rooms * 2, max_keepalive_connections=rooms * 2)
+    wait = asyncio.get_running_loop().run_in_executor
+    results: dict[str, Stats] = {}
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
-        warm = await open_rooms(client, args.rooms, args.rule_set)
-        floor = await floor_phase(client, warm, args.floor_seconds)
-        print(floor.line("floor", "txns"), flush=True)
-        capacity = await capacity_phase(client, warm, args.capacity_seconds, args.seed)
-        print(capacity.line("capacity", "moves"), flush=True)
-        rooms = await open_rooms(client, args.rooms, args.rule_set)
-        played, finished = await play_phase(client, rooms, args.think, args.seed)
-        print(played.line("play", "moves"), flush=True)
+        warm = await open_rooms(client, rooms, args.rule_set)
+        fresh = await open_rooms(client, rooms, args.rule_set)
+        await wait(None, barrier.wait)
+        results["floor"] = await floor_phase(client, warm, args.floor_seconds)
+        await wait(None, barrier.wait)
+        results["capacity"] = await capacity_phase(
+            client, warm, args.capacity_seconds, args.seed * 1000 + index
+        )
+        await wait(None, barrier.wait)
+        played, finished = await play_phase(client, fresh, args.think, args.seed * 1000 + index)
+        played.error_kinds["unfinished"] = rooms - finished
+        results["play"] = played
+    return results
+
+
+def _client_main(
+    args: argparse.Namespace, base: str, rooms: int, index: int, barrier: Any, out: Any
+) -> None:
+    out.put(asyncio.run(_client_run(args, base, rooms, index, barrier)))
+
+
+def merge(parts: list[Stats]) -> Stats:
+    merged = Stats(started=min(p.started for p in parts), ended=max(p.ended for p in parts))
+    for part in parts:
+        merged.latencies += part.latencies
+        merged.errors += part.errors
+        for kind, count in part.error_kinds.items():
+            if count:
+                merged.error_kinds[kind] = merged.error_kinds.get(kind, 0) + count
+    return merged
+
+
+def run(args: argparse.Namespace, base: str) -> None:
+    context = multiprocessing.get_context("spawn")
+    clients = max(1, min(args.clients, args.rooms))
+    shares = [args.rooms // clients + (i < args.rooms % clients) for i in range(clients)]
+    barrier = context.Barrier(clients)
+    out = context.Queue()
+    procs = [
+        context.Process(target=_client_main, args=(args, base, share, i, barrier, out))
+        for i, share in enumerate(shares)
+    ]
+    for proc in procs:
+        proc.start()
+    reports = [out.get() for _ in procs]
+    for proc in procs:
+        proc.join()
+    floor, capacity, played = (merge([r[phase] for r in reports]) for phase in PHASES)
+    unfinished = played.error_kinds.pop("unfinished", 0)
+    finished = args.rooms - unfinished
+    print(floor.line("floor", "txns"))
+    print(capacity.line("capacity", "moves"))
+    print(played.line("play", "moves"))
     ratio = capacity.rate / max(floor.rate, 1e-9)
+    errors = floor.errors + capacity.errors + played.errors
     print()
-    print(f"rooms {args.rooms}, workers {args.workers}, rule set {args.rule_set}")
-    print(f"games played to the end: {finished} of {args.rooms}")
+    print(f"rooms {args.rooms}, server workers {args.workers}, client processes {clients}")
+    print(f"rule set {args.rule_set}; games played to the end: {finished} of {args.rooms}")
     print(f"moves/s (play, think {args.think} s): {played.rate:.1f}")
     print(
         f"latency of a move (play): p50 {played.percentile(0.5):.1f} ms, "
         f"p95 {played.percentile(0.95):.1f} ms, p99 {played.percentile(0.99):.1f} ms"
     )
-    print(f"errors: {floor.errors + capacity.errors + played.errors}")
+    print(f"errors: {errors}")
     print(
         f"ratio (capacity moves/s {capacity.rate:.1f} / floor txns/s {floor.rate:.1f}): {ratio:.2f}"
     )
     verdicts = {
         "ratio >= 0.5": ratio >= 0.5,
         "p99 < 100 ms": played.percentile(0.99) < 100,
-        "0 errors": floor.errors + capacity.errors + played.errors == 0,
+        "0 errors": errors == 0,
         "every game ended": finished == args.rooms,
     }
-    print(
-        "targets: " + ", ".join(f"{k}: {'met' if ok else 'MISSED'}" for k, ok in verdicts.items())
-    )
+    marks = (f"{name}: {'met' if ok else 'MISSED'}" for name, ok in verdicts.items())
+    print("targets: " + ", ".join(marks))
 
 
 def main() -> None:
@@ -309,6 +368,9 @@ def main() -> None:
     parser.add_argument("--capacity-seconds", type=float, default=15.0, help="capacity (15)")
     parser.add_argument("--seed", type=int, default=1, help="random seed of the players")
     parser.add_argument(
+        "--clients", type=int, default=8, help="client processes sharing the rooms (8)"
+    )
+    parser.add_argument(
         "--admin-url",
         default=os.environ.get("TEST_DATABASE_URL", DEFAULT_ADMIN_URL),
         help="PostgreSQL where a scratch database is made (TEST_DATABASE_URL)",
@@ -320,7 +382,7 @@ def main() -> None:
     print(f"server log: {log}", flush=True)
     proc, base = start_server(database_url, args.workers, log)
     try:
-        asyncio.run(run(args, base))
+        run(args, base)
     finally:
         proc.terminate()
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -98,7 +99,20 @@ def score(games: list[Game]) -> ScoreOut:
     return ScoreOut(**points)
 
 
-def board_of(rule_set: str, game: Game, moves: Sequence[Move]) -> Board:
+MOVE_COLUMNS = (
+    Move.ply,
+    Move.side,
+    Move.notation,
+    Move.path,
+    Move.captured,
+    Move.crowned,
+    Move.irreversible,
+    Move.fen_after,
+    Move.created_at,
+)
+
+
+def board_of(rule_set: str, game: Game, moves: Sequence[Any]) -> Board:
     """The game's board from its loaded moves, as `load_board` builds it: from the position
     after the last capture or man's move, replaying the plain king moves since."""
     base = next((i for i in range(len(moves) - 1, -1, -1) if moves[i].irreversible), None)
@@ -115,7 +129,10 @@ def build_view(
     # list of games, pending and used offers from one query, the board from the moves.
     games = list(session.scalars(select(Game).where(Game.room_id == room.id).order_by(Game.number)))
     game = next(g for g in games if g.number == room.current_game_number)
-    moves = session.scalars(select(Move).where(Move.game_id == game.id).order_by(Move.ply)).all()
+    # Plain rows, not ORM objects: a long game has hundreds of moves to read per view.
+    moves = session.execute(
+        select(*MOVE_COLUMNS).where(Move.game_id == game.id).order_by(Move.ply)
+    ).all()
     all_offers = session.scalars(
         select(Offer).where(Offer.game_id == game.id).order_by(Offer.id)
     ).all()
@@ -175,7 +192,7 @@ def build_view(
             moves=[
                 PlayedMoveOut(
                     ply=m.ply,
-                    side=m.side,  # type: ignore[arg-type]
+                    side=m.side,
                     notation=m.notation,
                     algebraic=(":" if m.captured else "-").join(square_name(s) for s in m.path),
                     path=m.path,
