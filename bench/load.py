@@ -10,7 +10,7 @@ Starts `checkers serve --workers 2` on a scratch PostgreSQL database, then in on
    by the floor's requests/s is the ratio (target >= 0.5);
 3. play: `--rooms` fresh rooms (target 200) of two simulated players each play random
    legal moves until their games end, each player thinking `--think` seconds on average
-   (uniform 0..2x) before moving; prints moves/s, p50/p95/p99 latency (target p99 <
+   (uniform 0..2x, default 2 s) before moving; prints moves/s, p50/p95/p99 latency (target p99 <
    100 ms) and errors (target 0).
 
 A player chooses among the legal moves of the room view: the view answered to the
@@ -338,6 +338,7 @@ def run(args: argparse.Namespace, base: str) -> None:
     errors = floor.errors + capacity.errors + played.errors
     print()
     print(f"rooms {args.rooms}, server workers {args.workers}, client processes {clients}")
+    print(f"machine: {os.cpu_count()} cores, load average now {os.getloadavg()[0]:.1f}")
     print(f"rule set {args.rule_set}; games played to the end: {finished} of {args.rooms}")
     print(f"moves/s (play, think {args.think} s): {played.rate:.1f}")
     print(
@@ -363,7 +364,7 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=200, help="concurrent rooms (200)")
     parser.add_argument("--workers", type=int, default=2, help="Uvicorn workers (2)")
     parser.add_argument("--rule-set", default="english", help="rule set of every room")
-    parser.add_argument("--think", type=float, default=1.0, help="mean think time, s (1.0)")
+    parser.add_argument("--think", type=float, default=2.0, help="mean think time, s (2.0)")
     parser.add_argument("--floor-seconds", type=float, default=15.0, help="floor phase (15)")
     parser.add_argument("--capacity-seconds", type=float, default=15.0, help="capacity (15)")
     parser.add_argument("--seed", type=int, default=1, help="random seed of the players")

@@ -28,11 +28,13 @@ from .view import grant_view, load_game, read_room, rule_set_out, share_url
 router = APIRouter(prefix="/api", tags=["rooms"])
 
 
-def _after_action(request: Request, room_id: str) -> None:
-    """Tell the computer player, when the app runs one, that this room has changed."""
+def _after_action(request: Request, view: RoomView) -> RoomView:
+    """Tell the computer player, when the app runs one, that its room has changed (only
+    rooms with a computer seat: waking it costs a transaction per action)."""
     computer = getattr(request.app.state, "computer", None)
-    if computer is not None:
-        computer.kick(room_id)
+    if computer is not None and any(seat.computer_level for seat in view.seats):
+        computer.kick(view.id)
+    return view
 
 
 RoomId = Path(min_length=1, max_length=64, description="The room's id from its share URL.")
@@ -144,8 +146,7 @@ def play_move(
         now=clock.now(),
         settings=settings,
     )
-    _after_action(request, room_id)
-    return _view(session, room_id, token, clock, settings, base)
+    return _after_action(request, _view(session, room_id, token, clock, settings, base))
 
 
 @router.post(
@@ -172,8 +173,7 @@ def draw(
         now=clock.now(),
         settings=settings,
     )
-    _after_action(request, room_id)
-    return _view(session, room_id, token, clock, settings, base)
+    return _after_action(request, _view(session, room_id, token, clock, settings, base))
 
 
 @router.post(
@@ -236,8 +236,7 @@ def rematch(
         now=clock.now(),
         settings=settings,
     )
-    _after_action(request, room_id)
-    return _view(session, room_id, token, clock, settings, base)
+    return _after_action(request, _view(session, room_id, token, clock, settings, base))
 
 
 @router.get(

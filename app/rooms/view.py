@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from app.core.settings import Settings
 from app.engine import RULE_SETS, Board, RuleSet, square_name
@@ -251,7 +251,11 @@ def read_room(
     """The room as the token's holder (or a spectator) sees it; an overdue deadline is
     applied first, in this transaction, even if no sweep has run."""
     with session.begin():
-        room = session.get(Room, room_id)
+        room = (
+            session.scalars(select(Room).where(Room.id == room_id).options(joinedload(Room.seats)))
+            .unique()
+            .one_or_none()
+        )  # the room and its seats in one round trip
         if room is None:
             raise errors.RoomNotFound("no room with this id")
         seat = identify(room, token)
