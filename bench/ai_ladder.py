@@ -18,6 +18,7 @@ import argparse
 import itertools
 import math
 import random
+import re
 import sys
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -28,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.ai import Level, Searcher, choose_move  # noqa: E402
-from app.engine import RULE_SETS, Board, Side  # noqa: E402
+from app.engine import RULE_SETS, Board, EngineError, Move, Side  # noqa: E402
 
 BALLOTS = ROOT.parent / "shared" / "data" / "english-3move-ballots.txt"
 PYDRAUGHTS = "py-draughts"
@@ -129,12 +130,27 @@ class _PyDraughts:
         return tuple(32 - s for s in move.square_list)
 
 
+def _push_ballot_move(board: Board, text: str) -> Move:
+    """Play a ballot move. Ballot lists write captures with a dash too (``13-22``), so a
+    move is found by its start and end squares when the text is not a legal move as is."""
+    try:
+        return board.push_text(text)
+    except EngineError:
+        parts = re.split(r"[-x:]", text.strip())
+        start, end = int(parts[0]), int(parts[-1])
+        matches = [m for m in board.legal_moves if (m.start, m.end) == (start, end)]
+        if len(matches) != 1:
+            raise
+        board.push(matches[0])
+        return matches[0]
+
+
 def play(game: Game) -> tuple[float, int, str]:
     """Play one game; returns the drums' score (1, 0.5, 0), the plies and the reason."""
     board = Board(game.rule_set)
     rival = _PyDraughts(game.time_limit) if PYDRAUGHTS in (game.drums, game.tires) else None
     for text in game.opening:
-        move = board.push_text(text)
+        move = _push_ballot_move(board, text)
         if rival is not None:
             rival.push(move.path)
     while not board.is_game_over() and board.ply < MAX_PLIES:
