@@ -228,3 +228,18 @@ def test_a_rematch_offer_is_accepted_and_the_computer_opens_the_next_game(
     assert v["game"]["drums_seat"] == "joiner"
     assert v["game"]["moves"][0]["side"] == "drums"
     assert view(client, room_id, token)["you"]["to_move"]
+
+
+def test_a_computer_game_expires_as_usual(client: TestClient, clock: ManualClock) -> None:
+    room_id, token = start(client, "tamer")
+    r = client.post(
+        f"/api/rooms/{room_id}/moves",
+        json={"move": "11-15", "expected_ply": 0},
+        headers=auth(token),
+    )
+    assert r.status_code == 200
+    wait_for(client, room_id, lambda v: v["game"]["ply"] == 2)
+    clock.advance(days=6, hours=23)
+    assert view(client, room_id)["status"] == "playing"
+    clock.advance(hours=2)
+    assert view(client, room_id)["status"] == "expired"
