@@ -222,11 +222,12 @@ def _in_opening(board: Board, plies: int) -> bool:
 
 
 def _among_equals(result: SearchResult, rng: random.Random) -> RawMove:
-    best = result.score
-    near = [m for m, s in result.scores.items() if s >= best - _OPENING_MARGIN]
-    if not near or result.best is None:
-        raise AssertionError("no root scores")
-    near.sort(key=lambda m: (m[0], m[1]))
+    """Any root move within the opening margin of the best (last completed iteration)."""
+    assert result.best is not None
+    if not result.scores:
+        return result.best
+    best = max(result.scores.values())
+    near = sorted(m for m, s in result.scores.items() if s >= best - _OPENING_MARGIN)
     return rng.choice(near)
 
 
