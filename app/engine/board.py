@@ -288,7 +288,7 @@ class Board:
 
     def parse_move(self, text: str) -> Move:
         """Read a move in numeric or algebraic notation: ``11-15``, ``22x15x6``, ``c3-d4``,
-        ``c3:e5:g7``. A plain move is joined by ``-``, a capture by ``x`` or ``:``.
+        ``c3:e5:g7``. ``x`` or ``:`` mark a capture; ``-`` is read for either kind.
 
         The start and end squares alone are enough when exactly one legal move matches;
         landing squares in between narrow the choice. Raises IllegalMoveError (nothing
@@ -301,14 +301,9 @@ class Board:
         if not text.strip():
             raise IllegalMoveError("empty move text", legal)
         text = text.strip()
-        separators = set(_SEPARATORS.findall(text.lower()))
-        capture = bool(separators & {"x", ":"})
-        if capture and "-" in separators:
-            raise IllegalMoveError(
-                f"cannot read move {text!r}: join a plain move with '-' and a capture with "
-                "'x' or ':', not both",
-                legal,
-            )
+        # "x" and ":" claim a capture; "-" is read either way, as older English texts
+        # write captures with it too ("13-22").
+        capture = bool(set(_SEPARATORS.findall(text.lower())) & {"x", ":"})
         try:
             squares = tuple(parse_square(t) for t in _MOVE_SPLIT.split(text))
         except ValueError as exc:
@@ -320,7 +315,7 @@ class Board:
             )
         exact = [m for m in legal if squares in m.routes]
         matches = exact or [m for m in legal if any(_follows(squares, r) for r in m.routes)]
-        fitting = [m for m in matches if m.is_capture == capture]
+        fitting = [m for m in matches if m.is_capture or not capture]
         if len(fitting) == 1:
             return fitting[0]
         if fitting:
@@ -330,9 +325,8 @@ class Board:
                 fitting,
             )
         if matches:
-            kind = "a capture" if capture else "a plain move"
             raise IllegalMoveError(
-                f"{text} is written as {kind}, which it is not: write {_listing(matches)}",
+                f"{text} is written as a capture, which it is not: write {_listing(matches)}",
                 legal,
             )
         raise IllegalMoveError(f"{text} is not legal here; legal moves: {_listing(legal)}", legal)

@@ -438,6 +438,29 @@ def test_illegal_move_names_the_legal_moves() -> None:
     assert board.fen() == TWELVE_START and board.ply == 0
 
 
+def test_x_claims_a_capture_but_a_dash_reads_either_kind() -> None:
+    # A plain move written with "x" or ":" claims a capture that is not there.
+    board = Board("english")
+    for text in ("11x15", "c3:d4", "11:15"):
+        with pytest.raises(IllegalMoveError) as info:
+            board.parse_move(text)
+        assert "11-15" in str(info.value), text
+        assert len(info.value.candidates) == 7
+    # Older English texts (the 3-move ballots among them) write captures with "-".
+    capture = Board("english", fen="B:W15,23:B11").parse_move("11-18-27")
+    assert capture.path == (11, 18, 27) and capture.captured == (15, 23)
+
+
+def test_errors_carry_their_candidates() -> None:
+    board = Board("english", fen="B:W15,16,23,24:B11")
+    with pytest.raises(AmbiguousMoveError) as ambiguous:
+        board.parse_move("11x27")
+    assert {m.notation() for m in ambiguous.value.candidates} == {"11x18x27", "11x20x27"}
+    with pytest.raises(IllegalMoveError) as illegal:
+        board.parse_move("11x22")
+    assert set(illegal.value.candidates) == set(board.legal_moves)
+
+
 @pytest.mark.parametrize("text", ["", "hello", "11", "11-", "99-100", "a3-a4", "11-15-", "x"])
 def test_unreadable_move_text(text: str) -> None:
     board = Board("english")
