@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -63,7 +64,8 @@ def _app(tmp: Path) -> Any:
     )
 
 
-APP = _app(Path(tempfile.mkdtemp(prefix="checkers-fuzz-")))
+SCRATCH = Path(tempfile.mkdtemp(prefix="checkers-fuzz-"))
+APP = _app(SCRATCH)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 
@@ -72,6 +74,8 @@ def lifespan() -> Iterator[None]:
     """The app's lifespan (the computer player's pool) runs around the module."""
     with TestClient(APP):
         yield
+    APP.state.database.dispose()
+    shutil.rmtree(SCRATCH, ignore_errors=True)
 
 
 @schema.parametrize()
