@@ -4,8 +4,9 @@ moving and claiming forfeits (API and page routes alike).
 Counting uses the `limits` library (moving windows) with the storage of
 `RATE_LIMIT_STORAGE`: in memory per process by default, or Redis to share the counts
 between instances. A client is its address as the server sees it (behind a reverse proxy,
-run uvicorn with `--proxy-headers` so this is the real client). Over the limit: 429 with
-`Retry-After` in seconds, before the request reaches the app, so nothing changes.
+Uvicorn reads it from `X-Forwarded-For` when the proxy is in `FORWARDED_ALLOW_IPS`).
+Over the limit: 429 with `Retry-After` in seconds, before the request reaches the app,
+so nothing changes.
 """
 
 from __future__ import annotations
