@@ -13,6 +13,7 @@ from app.core.deps import BaseUrlDep, ClockDep, SessionDep, SettingsDep, TokenDe
 from app.engine import RULE_SETS
 
 from . import errors, service
+from .models import Room, Seat
 from .pdn import export_game
 from .schemas import (
     ActionIn,
@@ -23,7 +24,7 @@ from .schemas import (
     RuleSetOut,
     SeatGrant,
 )
-from .view import grant_view, load_game, read_room, rule_set_out, share_url
+from .view import build_view, grant_view, load_game, read_room, rule_set_out, share_url
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
@@ -137,7 +138,10 @@ def play_move(
     base: BaseUrlDep,
     room_id: str = RoomId,
 ) -> RoomView:
-    service.play_move(
+    def answer(room: Room, seat: Seat) -> RoomView:
+        return build_view(session, room, you=seat.role, settings=settings, base_url=base)
+
+    view = service.play_move(
         session,
         room_id=room_id,
         token=token,
@@ -145,8 +149,10 @@ def play_move(
         expected_ply=body.expected_ply,
         now=clock.now(),
         settings=settings,
+        answer=answer,
     )
-    return _after_action(request, _view(session, room_id, token, clock, settings, base))
+    assert view is not None  # `answer` was given
+    return _after_action(request, view)
 
 
 @router.post(

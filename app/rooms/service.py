@@ -559,15 +559,21 @@ def play_move(
     expected_ply: int,
     now: datetime,
     settings: Settings,
-) -> None:
-    """Play `text` for the token's seat; a resend of the move just played is a no-op."""
+    answer: Callable[[Room, Seat], T] | None = None,
+) -> T | None:
+    """Play `text` for the token's seat; a resend of the move just played is a no-op.
 
-    def act(room: Room, game: Game) -> None:
+    `answer(room, seat)`, when given, is computed in the same transaction once the move is
+    recorded (the view the mover gets back) and returned: one transaction per request
+    instead of two, a move request's largest cost being its database round trips.
+    """
+
+    def act(room: Room, game: Game) -> T | None:
         seat = require_seat(room, token)
         if room.status != RoomStatus.WAITING and _is_retry(
             session, room, game, seat, text, expected_ply
         ):
-            return
+            return answer(room, seat) if answer else None
         _require_playing(room, game)
         if expected_ply != game.ply:
             raise errors.StalePly(
@@ -578,8 +584,9 @@ def play_move(
             raise errors.NotYourTurn(f"it is not your turn: {game.turn} to move", turn=game.turn)
         board = load_board(session, game, room.rule_set)
         _record_move(session, room, game, board, seat, text, now, settings)
+        return answer(room, seat) if answer else None
 
-    _write(session, room_id, now, settings, act)
+    return _write(session, room_id, now, settings, act)
 
 
 def draw_action(
