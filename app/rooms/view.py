@@ -249,19 +249,34 @@ def read_room(
     base_url: str,
 ) -> RoomView:
     """The room as the token's holder (or a spectator) sees it; an overdue deadline is
-    applied first, in this transaction, even if no sweep has run."""
+    applied first, in the transaction that builds the view, even if no sweep has run."""
     with session.begin():
+        # The room and its seats in one round trip. The share lock waits for a writer that
+        # holds the room and keeps the next one out until this read ends, so the room, its
+        # game and its moves are read as one state (writers lock the room row first).
         room = (
-            session.scalars(select(Room).where(Room.id == room_id).options(joinedload(Room.seats)))
+            session.scalars(
+                select(Room)
+                .where(Room.id == room_id)
+                .options(joinedload(Room.seats))
+                .with_for_update(read=True, of=Room)
+            )
             .unique()
             .one_or_none()
-        )  # the room and its seats in one round trip
+        )
         if room is None:
             raise errors.RoomNotFound("no room with this id")
+        if room.next_check_at is None or room.next_check_at > now:
+            seat = identify(room, token)
+            return build_view(
+                session, room, you=seat.role if seat else None, settings=settings, base_url=base_url
+            )
+    # Overdue: apply the deadline in a writer's transaction (a share lock is not upgraded,
+    # so two readers of one overdue room cannot deadlock).
+    with session.begin():
+        room = lock_room(session, room_id)
+        apply_deadlines(session, room, now, settings)
         seat = identify(room, token)
-        if room.next_check_at is not None and room.next_check_at <= now:
-            room = lock_room(session, room_id)
-            apply_deadlines(session, room, now, settings)
         return build_view(
             session, room, you=seat.role if seat else None, settings=settings, base_url=base_url
         )
