@@ -253,17 +253,17 @@ def _act(
     **kwargs: Any,
 ) -> JSONResponse:
     do(session, room_id=room_id, token=token, now=clock.now(), settings=settings, **kwargs)
-    _kick_computer(request, room_id)
-    return _json(
-        read_room(
-            session,
-            room_id=room_id,
-            token=token,
-            now=clock.now(),
-            settings=settings,
-            base_url=base,
-        )
+    view = read_room(
+        session,
+        room_id=room_id,
+        token=token,
+        now=clock.now(),
+        settings=settings,
+        base_url=base,
     )
+    if any(seat.computer_level for seat in view.seats):  # waking it costs a transaction
+        _kick_computer(request, room_id)
+    return _json(view)
 
 
 @router.post("/r/{room_id}/moves", dependencies=[SameOrigin])
