@@ -275,55 +275,47 @@ def _most_pieces(
     return moves
 
 
+def _add_steps(targets: int, back: int, promotion_mask: int, out: list[RawMove]) -> None:
+    """One-square moves onto each target bit, from the bit ``back`` away from it."""
+    while targets:
+        low = targets & -targets
+        targets ^= low
+        to = low.bit_length() - 1
+        out.append(((to + back, to), 0, bool(low & promotion_mask)))
+
+
+def _slide(ray: tuple[int, ...], occupied: int) -> int:
+    """How many empty squares a flying king crosses along ``ray`` before a piece."""
+    for i, to in enumerate(ray):
+        if (occupied >> to) & 1:
+            return i
+    return len(ray)
+
+
 def quiet_moves(own: int, opp: int, kings: int, turn: int, rules: RuleSet) -> list[RawMove]:
     """Every non-capturing move of the side to move (legal only when no capture exists)."""
     empty = FULL & ~(own | opp)
     men = own & ~kings
     promotion_mask = PROMOTION_MASK[turn]
     out: list[RawMove] = []
-    if turn == 0:
-        for step in (5, 4):
-            targets = (men << step) & empty
-            while targets:
-                low = targets & -targets
-                targets ^= low
-                to = low.bit_length() - 1
-                out.append(((to - step, to), 0, bool(low & promotion_mask)))
-    else:
-        for step in (5, 4):
-            targets = (men >> step) & empty
-            while targets:
-                low = targets & -targets
-                targets ^= low
-                to = low.bit_length() - 1
-                out.append(((to + step, to), 0, bool(low & promotion_mask)))
-    own_kings = own & kings
-    if own_kings:
-        if rules.flying_kings:
-            occupied = own | opp
-            while own_kings:
-                low = own_kings & -own_kings
-                own_kings ^= low
-                square = low.bit_length() - 1
-                for ray in RAY[square]:
-                    for to in ray:
-                        if (occupied >> to) & 1:
-                            break
-                        out.append(((square, to), 0, False))
+    for step in (5, 4):
+        if turn == 0:
+            _add_steps((men << step) & empty, -step, promotion_mask, out)
         else:
-            for step in (5, 4):
-                targets = (own_kings << step) & empty
-                while targets:
-                    low = targets & -targets
-                    targets ^= low
-                    to = low.bit_length() - 1
-                    out.append(((to - step, to), 0, False))
-                targets = (own_kings >> step) & empty
-                while targets:
-                    low = targets & -targets
-                    targets ^= low
-                    to = low.bit_length() - 1
-                    out.append(((to + step, to), 0, False))
+            _add_steps((men >> step) & empty, step, promotion_mask, out)
+    own_kings = own & kings
+    if own_kings and rules.flying_kings:
+        occupied = own | opp
+        while own_kings:
+            low = own_kings & -own_kings
+            own_kings ^= low
+            square = low.bit_length() - 1
+            for ray in RAY[square]:
+                out.extend(((square, to), 0, False) for to in ray[: _slide(ray, occupied)])
+    elif own_kings:
+        for step in (5, 4):
+            _add_steps((own_kings << step) & empty, -step, 0, out)
+            _add_steps((own_kings >> step) & empty, step, 0, out)
     return out
 
 
@@ -356,10 +348,7 @@ def count_moves(own: int, opp: int, kings: int, turn: int, rules: RuleSet, paths
                 low = own_kings & -own_kings
                 own_kings ^= low
                 for ray in RAY[low.bit_length() - 1]:
-                    for to in ray:
-                        if (occupied >> to) & 1:
-                            break
-                        n += 1
+                    n += _slide(ray, occupied)
         else:
             n += (
                 ((own_kings << 5) & empty).bit_count()
