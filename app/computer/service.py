@@ -204,24 +204,15 @@ def answer_offer(
     False if the offer is no longer there (the answer is dropped)."""
     action = "accept" if accept else "decline"
     try:
-        if task.kind == "draw":
-            service.draw_action(
-                session,
-                room_id=task.room_id,
-                token=service.COMPUTER,
-                action=action,
-                now=now,
-                settings=settings,
-            )
-        else:
-            service.rematch_action(
-                session,
-                room_id=task.room_id,
-                token=service.COMPUTER,
-                action=action,
-                now=now,
-                settings=settings,
-            )
+        answer = service.draw_action if task.kind == "draw" else service.rematch_action
+        answer(
+            session,
+            room_id=task.room_id,
+            token=service.COMPUTER,
+            action=action,
+            now=now,
+            settings=settings,
+        )
     except errors.RoomError as exc:
         log_fields(log, "computer answer dropped", room=task.room_id, reason=exc.code)
         return False
