@@ -33,7 +33,7 @@ from app.rooms.models import (
     Seat,
     SeatRole,
 )
-from app.rooms.play import load_board
+from app.rooms.state import current_game, load_state
 
 log = logging.getLogger("checkers.computer")
 
@@ -98,7 +98,7 @@ def next_task(session: Session, room_id: str) -> Task | None:
         seat = computer_seat(room)
         if seat is None or room.status not in (RoomStatus.PLAYING, RoomStatus.FINISHED):
             return None
-        game = service.current_game(session, room)
+        game = current_game(room)
         side = service.side_of(game, seat.role)
         kind = None
         if room.status == RoomStatus.FINISHED:
@@ -113,7 +113,7 @@ def next_task(session: Session, room_id: str) -> Task | None:
                 kind = "move"
         if kind is None:
             return None
-        board = load_board(session, game, room.rule_set)
+        board = load_state(session, room).board()
         tail = tuple(m.notation() for m in board.move_stack)
         root = board.copy()
         for _ in tail:
@@ -186,8 +186,7 @@ def apply_move(
             or game.turn != service.side_of(game, seat.role)
         ):
             return False
-        board = load_board(session, game, room.rule_set)
-        service._record_move(session, room, game, board, seat, notation, now, settings)
+        service.record_move(session, load_state(session, room), seat, notation, now, settings)
         return True
 
     try:

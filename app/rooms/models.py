@@ -91,6 +91,8 @@ class Room(Base):
     seats: Mapped[list[Seat]] = relationship(
         back_populates="room", order_by="Seat.id", lazy="selectin"
     )
+    # Every game played in the room, first to last (the view lists them and keeps score).
+    games: Mapped[list[Game]] = relationship(order_by="Game.number")
 
 
 class Seat(Base):

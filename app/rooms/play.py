@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from app.engine import RULE_SETS, Board, Side
-
-from .models import Game, Move
 
 
 def start_fen(rule_set: str) -> str:
@@ -25,25 +21,28 @@ def replay(rule_set: str, first_fen: str | None, notations: Iterable[str]) -> Bo
     return board
 
 
-def load_board(session: Session, game: Game, rule_set: str) -> Board:
+class PlayedPly(Protocol):
+    """What rebuilding a board needs of a stored ply."""
+
+    @property
+    def notation(self) -> str: ...
+    @property
+    def irreversible(self) -> bool: ...
+    @property
+    def fen_after(self) -> str: ...
+
+
+def board_of(rule_set: str, start_fen: str | None, moves: Sequence[PlayedPly]) -> Board:
     """The game's board with the history the draw rules need.
 
     After a capture or a man's move no earlier position can occur again and the king-move
     count restarts, so the board is rebuilt from the position after the last such move and
     only the plain king moves since then are replayed (at most a few dozen).
     """
-    base = session.scalars(
-        select(Move)
-        .where(Move.game_id == game.id, Move.irreversible.is_(True))
-        .order_by(Move.ply.desc())
-        .limit(1)
-    ).first()
-    base_ply = base.ply if base else 0
-    base_fen = base.fen_after if base else game.start_fen
-    tail = session.scalars(
-        select(Move.notation).where(Move.game_id == game.id, Move.ply > base_ply).order_by(Move.ply)
-    ).all()
-    return replay(rule_set, base_fen, tail)
+    base = next((i for i in range(len(moves) - 1, -1, -1) if moves[i].irreversible), None)
+    if base is None:
+        return replay(rule_set, start_fen, (m.notation for m in moves))
+    return replay(rule_set, moves[base].fen_after, (m.notation for m in moves[base + 1 :]))
 
 
 def is_irreversible(board: Board, start: int, is_capture: bool) -> bool:

@@ -13,7 +13,7 @@ from app.core.deps import BaseUrlDep, ClockDep, SessionDep, SettingsDep, TokenDe
 from app.engine import RULE_SETS
 
 from . import errors, service
-from .models import Room, Seat
+from .models import Seat
 from .pdn import export_game
 from .schemas import (
     ActionIn,
@@ -24,6 +24,7 @@ from .schemas import (
     RuleSetOut,
     SeatGrant,
 )
+from .state import GameState
 from .view import build_view, grant_view, load_game, read_room, rule_set_out, share_url
 
 router = APIRouter(prefix="/api", tags=["rooms"])
@@ -138,8 +139,8 @@ def play_move(
     base: BaseUrlDep,
     room_id: str = RoomId,
 ) -> RoomView:
-    def answer(room: Room, seat: Seat) -> RoomView:
-        return build_view(session, room, you=seat.role, settings=settings, base_url=base)
+    def answer(state: GameState, seat: Seat) -> RoomView:
+        return build_view(state, you=seat.role, settings=settings, base_url=base)
 
     view = service.play_move(
         session,

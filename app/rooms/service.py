@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Select, func, select, tuple_
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from app.core.logging import log_fields
 from app.core.settings import Settings
@@ -38,7 +38,8 @@ from .models import (
     Seat,
     SeatRole,
 )
-from .play import is_irreversible, load_board, start_fen
+from .play import is_irreversible, start_fen
+from .state import GameState, MoveRecord, current_game, load_state
 
 log = logging.getLogger("checkers.game")
 
@@ -107,12 +108,6 @@ def require_seat(room: Room, token: str | None) -> Seat:
 
 
 # --- reading ---------------------------------------------------------------------------
-
-
-def current_game(session: Session, room: Room) -> Game:
-    return session.scalars(
-        select(Game).where(Game.room_id == room.id, Game.number == room.current_game_number)
-    ).one()
 
 
 def side_of(game: Game, role: str) -> str:
@@ -258,7 +253,7 @@ def apply_deadlines(
     """
     if room.next_check_at is None or room.next_check_at > now:
         return False
-    game = game or current_game(session, room)
+    game = game or current_game(room)
     due = expires_at(room, settings)
     if due is not None and now >= due:
         if room.status == RoomStatus.FINISHED:
@@ -300,16 +295,29 @@ def apply_deadlines(
     return True
 
 
-def lock_room(session: Session, room_id: str) -> Room:
-    room = session.scalars(
+def room_query(room_id: str) -> Select[Room]:
+    """The room with its seats and games in one round trip."""
+    return (
         select(Room)
         .where(Room.id == room_id)
-        .with_for_update()
+        .options(joinedload(Room.seats), joinedload(Room.games))
         .execution_options(populate_existing=True)
-    ).one_or_none()
-    if room is None:
+    )
+
+
+def lock_room(session: Session, room_id: str, *, read: bool = False) -> Room:
+    """Lock the room row, then read the room with its seats and games.
+
+    Writers lock exclusively; a reader (`read`) takes a share lock, which waits for a
+    writer and keeps the next one out until the reader ends, so it reads the room and its
+    game as one state. The lock is its own statement: on PostgreSQL a statement that had
+    to wait for a row lock still sees the other tables as they were when it began, so
+    the rows read with the lock could miss what the previous holder wrote.
+    """
+    lock = select(Room.id).where(Room.id == room_id).with_for_update(read=read)
+    if session.scalar(lock) is None:
         raise errors.RoomNotFound("no room with this id")
-    return room
+    return session.scalars(room_query(room_id)).unique().one()
 
 
 def _write(
@@ -324,7 +332,7 @@ def _write(
     with session.begin():
         room = lock_room(session, room_id)
         changed = apply_deadlines(session, room, now, settings)
-        game = current_game(session, room)
+        game = current_game(room)
         if not changed:
             return action(room, game)
         try:
@@ -398,7 +406,6 @@ def create_room(
         session.flush()  # the room row first: games reference it
         first = Board(rule_set, fen=first_fen)
         game = Game(
-            room_id=room.id,
             number=1,
             drums_seat=SeatRole.CREATOR,
             status=GameStatus.WAITING,
@@ -409,7 +416,7 @@ def create_room(
             created_at=now,
             claim_notified=False,
         )
-        session.add(game)
+        room.games.append(game)
         session.flush()
         room.next_check_at = next_check(room, game, settings)
         append_event(session, room, "created", now, rule_set=rule_set, seat=SeatRole.CREATOR)
@@ -439,16 +446,18 @@ def join_room(session: Session, *, room_id: str, now: datetime, settings: Settin
     return _write(session, room_id, now, settings, act)
 
 
-def _record_move(
+def record_move(
     session: Session,
-    room: Room,
-    game: Game,
-    board: Board,
+    state: GameState,
     seat: Seat,
     text: str,
     now: datetime,
     settings: Settings,
 ) -> None:
+    """Play `text` for `seat` in the locked room of `state` and record it; `state` (its
+    moves, offers and board) is kept up to date for the view that follows."""
+    room, game = state.room, state.game
+    board = state.board()
     try:
         move = board.parse_move(text)
     except AmbiguousMoveError as exc:
@@ -464,27 +473,33 @@ def _record_move(
     side = board.turn.value
     board.push(move)
     game.ply += 1
-    session.add(
-        Move(
-            game_id=game.id,
-            ply=game.ply,
-            side=side,
-            notation=move.notation(),
-            path=list(move.path),
-            captured=list(move.captured),
-            crowned=move.crowns,
-            irreversible=irreversible,
-            fen_after=board.fen(),
-            created_at=now,
-        )
+    record = MoveRecord(
+        ply=game.ply,
+        side=side,
+        notation=move.notation(),
+        path=list(move.path),
+        captured=list(move.captured),
+        crowned=move.crowns,
+        irreversible=irreversible,
+        fen_after=board.fen(),
+        created_at=now,
     )
-    game.fen = board.fen()
+    state.moves.append(record)
+    session.add(Move(game_id=game.id, **record._asdict()))
+    game.fen = record.fen_after
     game.turn = board.turn.value
     game.turn_started_at = now
     game.claim_notified = False
     room.last_active_at = now
     # A draw offer stands until answered or until the player it was made to moves.
-    _close_offers(session, game, now, kind=OfferKind.DRAW, by_seat=SeatRole(seat.role).other.value)
+    _close_offers(
+        session,
+        game,
+        now,
+        kind=OfferKind.DRAW,
+        by_seat=SeatRole(seat.role).other.value,
+        pending=state.offers,
+    )
     append_event(
         session,
         room,
@@ -493,12 +508,12 @@ def _record_move(
         game=game.number,
         ply=game.ply,
         side=side,
-        notation=move.notation(),
-        path=list(move.path),
-        captured=list(move.captured),
+        notation=record.notation,
+        path=record.path,
+        captured=record.captured,
         fen=game.fen,
     )
-    _log("move", room, game, outcome="played", side=side, move=move.notation())
+    _log("move", room, game, outcome="played", side=side, move=record.notation)
     outcome = board.outcome()
     if outcome is not None:
         winner = outcome.winner.value if outcome.winner else None
@@ -510,6 +525,7 @@ def _record_move(
             winner=winner,
             termination=outcome.termination.name.lower(),
             reason=outcome.detail,
+            pending=state.offers,
         )
     elif game.ply >= settings.max_plies:
         _finish_game(
@@ -520,25 +536,21 @@ def _record_move(
             winner=None,
             termination="move_limit",
             reason=f"the {settings.max_plies}-ply limit was reached",
+            pending=state.offers,
         )
     room.next_check_at = next_check(room, game, settings)
 
 
-def _is_retry(
-    session: Session, room: Room, game: Game, seat: Seat, text: str, expected_ply: int
-) -> bool:
+def _is_retry(state: GameState, seat: Seat, text: str, expected_ply: int) -> bool:
     """Whether `text` at `expected_ply` is the move this seat just played (a resend)."""
-    if expected_ply != game.ply - 1 or expected_ply < 0:
+    game, moves = state.game, state.moves
+    if expected_ply != game.ply - 1 or expected_ply < 0 or not moves:
         return False
-    last = session.scalars(
-        select(Move).where(Move.game_id == game.id, Move.ply == game.ply)
-    ).one_or_none()
-    if last is None or last.side != side_of(game, seat.role):
+    last = moves[-1]
+    if last.side != side_of(game, seat.role):
         return False
-    before = session.scalars(
-        select(Move.fen_after).where(Move.game_id == game.id, Move.ply == game.ply - 1)
-    ).one_or_none()
-    board = Board(room.rule_set, fen=before if before is not None else game.start_fen)
+    before = moves[-2].fen_after if len(moves) > 1 else game.start_fen
+    board = Board(state.room.rule_set, fen=before)
     try:
         move = board.parse_move(text)
     except EngineError:
@@ -559,21 +571,20 @@ def play_move(
     expected_ply: int,
     now: datetime,
     settings: Settings,
-    answer: Callable[[Room, Seat], T] | None = None,
+    answer: Callable[[GameState, Seat], T] | None = None,
 ) -> T | None:
     """Play `text` for the token's seat; a resend of the move just played is a no-op.
 
-    `answer(room, seat)`, when given, is computed in the same transaction once the move is
-    recorded (the view the mover gets back) and returned: one transaction per request
-    instead of two, a move request's largest cost being its database round trips.
+    `answer(state, seat)`, when given, is computed in the same transaction once the move
+    is recorded (the view the mover gets back) and returned: one transaction per request
+    instead of two, and the view is built from what the move already read.
     """
 
     def act(room: Room, game: Game) -> T | None:
         seat = require_seat(room, token)
-        if room.status != RoomStatus.WAITING and _is_retry(
-            session, room, game, seat, text, expected_ply
-        ):
-            return answer(room, seat) if answer else None
+        state = load_state(session, room)
+        if room.status != RoomStatus.WAITING and _is_retry(state, seat, text, expected_ply):
+            return answer(state, seat) if answer else None
         _require_playing(room, game)
         if expected_ply != game.ply:
             raise errors.StalePly(
@@ -582,9 +593,8 @@ def play_move(
             )
         if side_of(game, seat.role) != game.turn:
             raise errors.NotYourTurn(f"it is not your turn: {game.turn} to move", turn=game.turn)
-        board = load_board(session, game, room.rule_set)
-        _record_move(session, room, game, board, seat, text, now, settings)
-        return answer(room, seat) if answer else None
+        record_move(session, state, seat, text, now, settings)
+        return answer(state, seat) if answer else None
 
     return _write(session, room_id, now, settings, act)
 
@@ -754,7 +764,6 @@ def rematch_action(
             return
         pending.status = OfferStatus.ACCEPTED
         new_game = Game(
-            room_id=room.id,
             number=game.number + 1,
             drums_seat=SeatRole(game.drums_seat).other.value,
             status=GameStatus.PLAYING,
@@ -767,7 +776,7 @@ def rematch_action(
             turn_started_at=now,
             claim_notified=False,
         )
-        session.add(new_game)
+        room.games.append(new_game)
         room.current_game_number = new_game.number
         room.status = RoomStatus.PLAYING
         room.last_active_at = now

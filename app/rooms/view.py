@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy.orm import Session
 
 from app.core.settings import Settings
-from app.engine import RULE_SETS, Board, RuleSet, square_name
+from app.engine import RULE_SETS, RuleSet, square_name
 
 from . import errors
-from .models import Event, Game, GameStatus, Move, Offer, OfferKind, OfferStatus, Room, RoomStatus
-from .play import replay, result_text
+from .models import Event, Game, GameStatus, Move, OfferKind, OfferStatus, Room, RoomStatus
+from .play import result_text
 from .schemas import (
     DrawOffersLeft,
     EventOut,
@@ -43,6 +41,7 @@ from .service import (
     seat_of,
     side_of,
 )
+from .state import GameState, load_state
 
 PDN_RESULTS = {"tires": "1-0", "drums": "0-1"}  # PDN: White (tires) first, Black (drums)
 
@@ -99,51 +98,16 @@ def score(games: list[Game]) -> ScoreOut:
     return ScoreOut(**points)
 
 
-MOVE_COLUMNS = (
-    Move.ply,
-    Move.side,
-    Move.notation,
-    Move.path,
-    Move.captured,
-    Move.crowned,
-    Move.irreversible,
-    Move.fen_after,
-    Move.created_at,
-)
-
-
-def board_of(rule_set: str, game: Game, moves: Sequence[Any]) -> Board:
-    """The game's board from its loaded moves, as `load_board` builds it: from the position
-    after the last capture or man's move, replaying the plain king moves since."""
-    base = next((i for i in range(len(moves) - 1, -1, -1) if moves[i].irreversible), None)
-    if base is None:
-        return replay(rule_set, game.start_fen, (m.notation for m in moves))
-    return replay(rule_set, moves[base].fen_after, (m.notation for m in moves[base + 1 :]))
-
-
-def build_view(
-    session: Session, room: Room, *, you: str | None, settings: Settings, base_url: str
-) -> RoomView:
+def build_view(state: GameState, *, you: str | None, settings: Settings, base_url: str) -> RoomView:
     """The whole room as one viewer sees it (`you`: the viewer's seat role, if any)."""
-    # Few round trips (they dominate a request's cost): the current game comes with the
-    # list of games, pending and used offers from one query, the board from the moves.
-    games = list(session.scalars(select(Game).where(Game.room_id == room.id).order_by(Game.number)))
-    game = next(g for g in games if g.number == room.current_game_number)
-    # Plain rows, not ORM objects: a long game has hundreds of moves to read per view.
-    moves = session.execute(
-        select(*MOVE_COLUMNS).where(Move.game_id == game.id).order_by(Move.ply)
-    ).all()
-    all_offers = session.scalars(
-        select(Offer).where(Offer.game_id == game.id).order_by(Offer.id)
-    ).all()
-    offers = [o for o in all_offers if o.status == OfferStatus.PENDING]
+    room, game, moves, games = state.room, state.game, state.moves, state.room.games
+    offers = [o for o in state.offers if o.status == OfferStatus.PENDING]
     draw_counts = {"creator": 0, "joiner": 0}
-    for offer in all_offers:
+    for offer in state.offers:
         if offer.kind == OfferKind.DRAW:
             draw_counts[offer.by_seat] += 1
     legal = []
     if game.status == GameStatus.PLAYING:
-        board = board_of(room.rule_set, game, moves)
         legal = [
             LegalMoveOut(
                 notation=m.notation(),
@@ -152,7 +116,7 @@ def build_view(
                 captured=list(m.captured),
                 crowns=m.crowns,
             )
-            for m in board.legal_moves
+            for m in state.board().legal_moves
         ]
     taken = {seat.role: seat for seat in room.seats}
     status = RoomStatus(room.status).label
@@ -192,7 +156,7 @@ def build_view(
             moves=[
                 PlayedMoveOut(
                     ply=m.ply,
-                    side=m.side,
+                    side=m.side,  # type: ignore[arg-type]
                     notation=m.notation,
                     algebraic=(":" if m.captured else "-").join(square_name(s) for s in m.path),
                     path=m.path,
@@ -251,35 +215,23 @@ def read_room(
     """The room as the token's holder (or a spectator) sees it; an overdue deadline is
     applied first, in the transaction that builds the view, even if no sweep has run."""
     with session.begin():
-        # The room and its seats in one round trip. The share lock waits for a writer that
-        # holds the room and keeps the next one out until this read ends, so the room, its
-        # game and its moves are read as one state (writers lock the room row first).
-        room = (
-            session.scalars(
-                select(Room)
-                .where(Room.id == room_id)
-                .options(joinedload(Room.seats))
-                .with_for_update(read=True, of=Room)
-            )
-            .unique()
-            .one_or_none()
-        )
-        if room is None:
-            raise errors.RoomNotFound("no room with this id")
+        room = lock_room(session, room_id, read=True)
         if room.next_check_at is None or room.next_check_at > now:
-            seat = identify(room, token)
-            return build_view(
-                session, room, you=seat.role if seat else None, settings=settings, base_url=base_url
-            )
+            return _seen_by(session, room, token, settings=settings, base_url=base_url)
     # Overdue: apply the deadline in a writer's transaction (a share lock is not upgraded,
     # so two readers of one overdue room cannot deadlock).
     with session.begin():
         room = lock_room(session, room_id)
         apply_deadlines(session, room, now, settings)
-        seat = identify(room, token)
-        return build_view(
-            session, room, you=seat.role if seat else None, settings=settings, base_url=base_url
-        )
+        return _seen_by(session, room, token, settings=settings, base_url=base_url)
+
+
+def _seen_by(
+    session: Session, room: Room, token: str | None, *, settings: Settings, base_url: str
+) -> RoomView:
+    seat = identify(room, token)
+    you = seat.role if seat else None
+    return build_view(load_state(session, room), you=you, settings=settings, base_url=base_url)
 
 
 def read_events(session: Session, *, room_id: str, after: int, limit: int) -> EventsOut:
@@ -325,10 +277,9 @@ def grant_view(
 ) -> SeatGrant:
     """The answer to whoever just took a seat: the room, the seat and its token (once)."""
     with session.begin():
-        room = session.get(Room, granted.room_id)
-        if room is None:
-            raise errors.RoomNotFound("no room with this id")
-        view = build_view(session, room, you=granted.role, settings=settings, base_url=base_url)
+        room = lock_room(session, granted.room_id, read=True)
+        state = load_state(session, room)
+        view = build_view(state, you=granted.role, settings=settings, base_url=base_url)
     assert view.you is not None
     return SeatGrant(
         room_id=room.id,

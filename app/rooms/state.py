@@ -1,0 +1,81 @@
+"""A room's current game as one action or one view reads it.
+
+The locked room row brings its seats and games (one query); the current game's moves and
+offers follow (two more). An action changes these objects in memory and the view is
+built from them, so a move is three reads and its writes, flushed once at commit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import NamedTuple
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.engine import Board
+
+from .models import Game, Move, Offer, OfferKind, OfferStatus, Room
+from .play import board_of
+
+
+class MoveRecord(NamedTuple):
+    """One stored ply as the rooms read it (the columns of `moves` but its keys)."""
+
+    ply: int
+    side: str
+    notation: str
+    path: list[int]
+    captured: list[int]
+    crowned: bool
+    irreversible: bool
+    fen_after: str
+    created_at: datetime
+
+
+MOVE_COLUMNS = tuple(getattr(Move, name) for name in MoveRecord._fields)
+
+
+def current_game(room: Room) -> Game:
+    """The room's game in progress or last played (`room.games` is loaded with the room)."""
+    for game in room.games:
+        if game.number == room.current_game_number:
+            return game
+    raise LookupError(f"room {room.id} has no game {room.current_game_number}")
+
+
+@dataclass
+class GameState:
+    """The room, its current game, that game's moves (oldest first) and its offers."""
+
+    room: Room
+    game: Game
+    moves: list[MoveRecord]
+    offers: list[Offer]
+    _board: Board | None = field(default=None, repr=False)
+
+    def board(self) -> Board:
+        """The current position with the history the draw rules need (built once)."""
+        if self._board is None:
+            self._board = board_of(self.room.rule_set, self.game.start_fen, self.moves)
+        return self._board
+
+    def pending(self, kind: OfferKind) -> Offer | None:
+        return next(
+            (o for o in self.offers if o.kind == kind and o.status == OfferStatus.PENDING),
+            None,
+        )
+
+
+def load_state(session: Session, room: Room) -> GameState:
+    game = current_game(room)
+    # Plain rows, not ORM objects: a long game has hundreds of moves to read.
+    moves = [
+        MoveRecord(*row)
+        for row in session.execute(
+            select(*MOVE_COLUMNS).where(Move.game_id == game.id).order_by(Move.ply)
+        )
+    ]
+    offers = list(session.scalars(select(Offer).where(Offer.game_id == game.id).order_by(Offer.id)))
+    return GameState(room, game, moves, offers)
