@@ -71,7 +71,7 @@ def _origin_of(request: Request) -> str:
     return f"{url.scheme}://{url.netloc}"
 
 
-def require_same_origin(request: Request) -> None:
+async def require_same_origin(request: Request) -> None:
     """Refuse a state-changing page request that another site could have made.
 
     Browsers send `Sec-Fetch-Site`; older ones at least `Origin` on POST. A request with
@@ -114,7 +114,7 @@ def set_seat_cookie(request: Request, response: Response, room_id: str, token: s
     )
 
 
-def seat_token(request: Request) -> str | None:
+async def seat_token(request: Request) -> str | None:
     """The seat token of this room's cookie (the cookie's path limits it to one room)."""
     value = request.cookies.get(SEAT_COOKIE)
     return value or None
