@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import DateTime, Engine, MetaData, create_engine, event, text
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
@@ -57,8 +58,17 @@ def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
+def _json_text(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
 def make_engine(url: str, **kwargs: Any) -> Engine:
-    """An engine for `url`; SQLite gets foreign keys, WAL and `BEGIN IMMEDIATE`."""
+    """An engine for `url`; SQLite gets foreign keys, WAL and `BEGIN IMMEDIATE`.
+
+    JSON columns go through orjson: a view reads every move's path and captures.
+    """
+    kwargs.setdefault("json_serializer", _json_text)
+    kwargs.setdefault("json_deserializer", orjson.loads)
     if not is_sqlite(url):
         kwargs.setdefault("pool_pre_ping", True)
         return create_engine(url, **kwargs)
