@@ -17,7 +17,9 @@ A player chooses among the legal moves of the room view: the view answered to th
 previous move (what the live event would make it fetch). Every non-2xx answer or
 transport failure counts as an error. The rooms are shared among `--clients` processes
 (one Python process cannot drive hundreds of connections without becoming the
-bottleneck); they run on the same machine as the server, so they take CPU from it.
+bottleneck); they run on the same machine as the server, so they take CPU from it, and
+they use aiohttp, the least costly Python HTTP client at hand, to take as little as they
+can.
 
     .venv/bin/python bench/load.py                 # 200 rooms, 2 workers
     .venv/bin/python bench/load.py --rooms 50 --think 0.5 --floor-seconds 5
@@ -40,7 +42,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import httpx
+import orjson
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -144,18 +148,46 @@ class Room:
     view: dict[str, Any]
 
 
-async def open_room(client: httpx.AsyncClient, rule_set: str) -> Room:
-    created = await client.post("/api/rooms", json={"rule_set": rule_set})
-    created.raise_for_status()
-    body = created.json()
-    joined = await client.post(f"/api/rooms/{body['room_id']}/join")
-    joined.raise_for_status()
-    other = joined.json()
+class Client:
+    """POSTs to the service over kept-alive connections; answers are (status, JSON body)."""
+
+    TRANSPORT_ERRORS = (aiohttp.ClientError, asyncio.TimeoutError)
+
+    def __init__(self, base: str, connections: int) -> None:
+        # Idle connections are dropped before Uvicorn's 5 s keep-alive timeout would close
+        # them under a request in flight (a race that is the client's, not the service's).
+        connector = aiohttp.TCPConnector(limit=connections, keepalive_timeout=3.0)
+        self.session = aiohttp.ClientSession(
+            base_url=base, connector=connector, timeout=aiohttp.ClientTimeout(total=30)
+        )
+
+    async def post(
+        self, path: str, body: dict[str, Any] | None = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = orjson.dumps(body) if body is not None else None
+        async with self.session.post(path, data=data, headers=headers) as answer:
+            raw = await answer.read()
+            return answer.status, orjson.loads(raw) if raw else None
+
+    async def close(self) -> None:
+        await self.session.close()
+
+
+async def open_room(client: Client, rule_set: str) -> Room:
+    status, body = await client.post("/api/rooms", {"rule_set": rule_set})
+    if status // 100 != 2:
+        raise SystemExit(f"creating a room: {status} {body}")
+    status, other = await client.post(f"/api/rooms/{body['room_id']}/join")
+    if status // 100 != 2:
+        raise SystemExit(f"joining a room: {status} {other}")
     tokens = {body["side"]: body["token"], other["side"]: other["token"]}
     return Room(body["room_id"], tokens, other["room"])
 
 
-async def open_rooms(client: httpx.AsyncClient, count: int, rule_set: str) -> list[Room]:
+async def open_rooms(client: Client, count: int, rule_set: str) -> list[Room]:
     gate = asyncio.Semaphore(20)
 
     async def one() -> Room:
@@ -165,45 +197,42 @@ async def open_rooms(client: httpx.AsyncClient, count: int, rule_set: str) -> li
     return list(await asyncio.gather(*(one() for _ in range(count))))
 
 
-async def move(client: httpx.AsyncClient, room: Room, rng: random.Random, stats: Stats) -> bool:
+async def move(client: Client, room: Room, rng: random.Random, stats: Stats) -> bool:
     """The side to move plays a random legal move; whether the game goes on."""
     game = room.view["game"]
     choice = rng.choice(game["legal_moves"])
     token = room.tokens[game["turn"]]
     started = time.perf_counter()
     try:
-        answer = await client.post(
+        status, body = await client.post(
             f"/api/rooms/{room.id}/moves",
-            json={"move": choice["notation"], "expected_ply": game["ply"]},
-            headers={"Authorization": f"Bearer {token}"},
+            {"move": choice["notation"], "expected_ply": game["ply"]},
+            token,
         )
-    except httpx.HTTPError as exc:
+    except Client.TRANSPORT_ERRORS as exc:
         stats.fail(type(exc).__name__)
         return False
     elapsed = time.perf_counter() - started
-    if answer.status_code != 200:
-        stats.fail(str(answer.status_code))
+    if status != 200:
+        stats.fail(str(status))
         return False
     stats.latencies.append(elapsed)
-    room.view = answer.json()
-    return room.view["game"]["status"] == "playing"
+    room.view = body
+    return bool(body["game"]["status"] == "playing")
 
 
-async def rematch(client: httpx.AsyncClient, room: Room) -> None:
+async def rematch(client: Client, room: Room) -> None:
     """Both seats agree to another game; the seats swap sides."""
     first, second = list(room.tokens.values())
     for token, action in ((first, "offer"), (second, "accept")):
-        answer = await client.post(
-            f"/api/rooms/{room.id}/rematch",
-            json={"action": action},
-            headers={"Authorization": f"Bearer {token}"},
-        )
-        answer.raise_for_status()
-    room.view = answer.json()
+        status, body = await client.post(f"/api/rooms/{room.id}/rematch", {"action": action}, token)
+        if status != 200:
+            raise SystemExit(f"rematch {action}: {status} {body}")
+    room.view = body
     room.tokens = {"drums": room.tokens["tires"], "tires": room.tokens["drums"]}
 
 
-async def floor_phase(client: httpx.AsyncClient, rooms: list[Room], seconds: float) -> Stats:
+async def floor_phase(client: Client, rooms: list[Room], seconds: float) -> Stats:
     stats = Stats(started=time.perf_counter())
     stop = stats.started + seconds
 
@@ -211,23 +240,21 @@ async def floor_phase(client: httpx.AsyncClient, rooms: list[Room], seconds: flo
         while time.perf_counter() < stop:
             started = time.perf_counter()
             try:
-                answer = await client.post(f"/bench/floor/{room.id}")
-            except httpx.HTTPError as exc:
+                status, _ = await client.post(f"/bench/floor/{room.id}")
+            except Client.TRANSPORT_ERRORS as exc:
                 stats.fail(type(exc).__name__)
                 continue
-            if answer.status_code == 200:
+            if status == 200:
                 stats.latencies.append(time.perf_counter() - started)
             else:
-                stats.fail(str(answer.status_code))
+                stats.fail(str(status))
 
     await asyncio.gather(*(loop(room) for room in rooms))
     stats.ended = time.perf_counter()
     return stats
 
 
-async def capacity_phase(
-    client: httpx.AsyncClient, rooms: list[Room], seconds: float, seed: int
-) -> Stats:
+async def capacity_phase(client: Client, rooms: list[Room], seconds: float, seed: int) -> Stats:
     stats = Stats(started=time.perf_counter())
     stop = stats.started + seconds
 
@@ -245,7 +272,7 @@ async def capacity_phase(
 
 
 async def play_phase(
-    client: httpx.AsyncClient, rooms: list[Room], think: float, seed: int
+    client: Client, rooms: list[Room], think: float, seed: int
 ) -> tuple[Stats, int]:
     """Every room plays its game to the end; returns the stats and the games finished."""
     stats = Stats(started=time.perf_counter())
@@ -279,14 +306,10 @@ PHASES = ("floor", "capacity", "play")
 async def _client_run(
     args: argparse.Namespace, base: str, rooms: int, index: int, barrier: Any
 ) -> dict[str, Stats]:
-    # Idle connections are dropped before Uvicorn's 5 s keep-alive timeout would close
-    # them under a request in flight (a race that is the client's, not the service's).
-    limits = httpx.Limits(
-        max_connections=rooms * 2, max_keepalive_connections=rooms * 2, keepalive_expiry=3.0
-    )
     wait = asyncio.get_running_loop().run_in_executor
     results: dict[str, Stats] = {}
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
+    client = Client(base, rooms * 2)
+    try:
         warm = await open_rooms(client, rooms, args.rule_set)
         fresh = await open_rooms(client, rooms, args.rule_set)
         await wait(None, barrier.wait)
@@ -299,6 +322,8 @@ async def _client_run(
         played, finished = await play_phase(client, fresh, args.think, args.seed * 1000 + index)
         played.error_kinds["unfinished"] = rooms - finished
         results["play"] = played
+    finally:
+        await client.close()
     return results
 
 
