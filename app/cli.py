@@ -72,9 +72,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.workers > 1:
         # Worker processes build their own app from the environment; migrations are done.
         os.environ["MIGRATE_ON_START"] = "false"
-        uvicorn.run("app.main:create_app", factory=True, workers=args.workers, **options)
+        uvicorn.run("app.main:create_served_app", factory=True, workers=args.workers, **options)
     else:
-        uvicorn.run(create_app(settings.model_copy(update={"migrate_on_start": False})), **options)
+        served = settings.model_copy(update={"migrate_on_start": False})
+        uvicorn.run(create_app(served, freeze_gc=True), **options)
     return 0
 
 
