@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from app.engine import Board
 
-from .models import Game, Move, Offer, OfferKind, OfferStatus, Room
+from .models import Game, Move, Offer, Room
 from .play import board_of
 
 
@@ -60,12 +60,6 @@ class GameState:
         if self._board is None:
             self._board = board_of(self.room.rule_set, self.game.start_fen, self.moves)
         return self._board
-
-    def pending(self, kind: OfferKind) -> Offer | None:
-        return next(
-            (o for o in self.offers if o.kind == kind and o.status == OfferStatus.PENDING),
-            None,
-        )
 
 
 def load_state(session: Session, room: Room) -> GameState:
