@@ -66,6 +66,16 @@ def wait_for(client: TestClient, room_id: str, test: Any, timeout: float = 60) -
     raise AssertionError(f"timed out: {view(client, room_id)['game']}")
 
 
+def open_with_11_15(client: TestClient, room_id: str, token: str) -> None:
+    """The person (drums) plays the first move."""
+    r = client.post(
+        f"/api/rooms/{room_id}/moves",
+        json={"move": "11-15", "expected_ply": 0},
+        headers=auth(token),
+    )
+    assert r.status_code == 200, r.text
+
+
 def person_to_move(v: dict[str, Any]) -> bool:
     return v["game"]["status"] != "playing" or v["game"]["turn"] == "drums"
 
@@ -172,12 +182,7 @@ def test_a_computer_clearly_ahead_declines_a_draw() -> None:
 
 def test_a_stale_result_is_dropped(client: TestClient, database: Database) -> None:
     room_id, token = start(client, "tamer")
-    r = client.post(
-        f"/api/rooms/{room_id}/moves",
-        json={"move": "11-15", "expected_ply": 0},
-        headers=auth(token),
-    )
-    assert r.status_code == 200
+    open_with_11_15(client, room_id, token)
     wait_for(client, room_id, lambda v: v["game"]["ply"] == 2)
     stale = Task(room_id, 1, 1, "move", "english", "tamer", "tires", Board().fen(), ())
     settings = client.app.state.settings  # type: ignore[attr-defined]
@@ -201,12 +206,7 @@ def test_a_reply_owed_before_a_restart_is_made_on_start(
     app.state.computer.kick = lambda room_id: None  # the process dies before thinking
     with TestClient(app) as c:
         room_id, token = start(c, "tamer")
-        r = c.post(
-            f"/api/rooms/{room_id}/moves",
-            json={"move": "11-15", "expected_ply": 0},
-            headers=auth(token),
-        )
-        assert r.status_code == 200
+        open_with_11_15(c, room_id, token)
         assert view(c, room_id)["game"]["ply"] == 1
     # Second server: the owed reply is data, found and played on start.
     app2 = create_app(settings, clock=clock, database=database)
@@ -232,12 +232,7 @@ def test_a_rematch_offer_is_accepted_and_the_computer_opens_the_next_game(
 
 def test_a_computer_game_expires_as_usual(client: TestClient, clock: ManualClock) -> None:
     room_id, token = start(client, "tamer")
-    r = client.post(
-        f"/api/rooms/{room_id}/moves",
-        json={"move": "11-15", "expected_ply": 0},
-        headers=auth(token),
-    )
-    assert r.status_code == 200
+    open_with_11_15(client, room_id, token)
     wait_for(client, room_id, lambda v: v["game"]["ply"] == 2)
     clock.advance(days=6, hours=23)
     assert view(client, room_id)["status"] == "playing"
