@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, Path, Request, status
+from fastapi import APIRouter, FastAPI, Path, Request, Response, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.core.deps import BaseUrlDep, ClockDep, SessionDep, SettingsDep, TokenDep
+from app.core.responses import ModelResponse
 from app.engine import RULE_SETS
 
 from . import errors, service
@@ -30,13 +31,13 @@ from .view import build_view, grant_view, load_game, read_room, rule_set_out, sh
 router = APIRouter(prefix="/api", tags=["rooms"])
 
 
-def _after_action(request: Request, view: RoomView) -> RoomView:
+def _after_action(request: Request, view: RoomView) -> ModelResponse:
     """Tell the computer player, when the app runs one, that its room has changed (only
     rooms with a computer seat: waking it costs a transaction per action)."""
     computer = getattr(request.app.state, "computer", None)
     if computer is not None and any(seat.computer_level for seat in view.seats):
         computer.kick(view.id)
-    return view
+    return ModelResponse(view)
 
 
 RoomId = Path(min_length=1, max_length=64, description="The room's id from its share URL.")
@@ -102,8 +103,8 @@ def get_room(
     settings: SettingsDep,
     base: BaseUrlDep,
     room_id: str = RoomId,
-) -> RoomView:
-    return _view(session, room_id, token, clock, settings, base)
+) -> Response:
+    return ModelResponse(_view(session, room_id, token, clock, settings, base))
 
 
 @router.post(
@@ -138,7 +139,7 @@ def play_move(
     settings: SettingsDep,
     base: BaseUrlDep,
     room_id: str = RoomId,
-) -> RoomView:
+) -> Response:
     def answer(state: GameState, seat: Seat) -> RoomView:
         return build_view(state, you=seat.role, settings=settings, base_url=base)
 
@@ -171,7 +172,7 @@ def draw(
     settings: SettingsDep,
     base: BaseUrlDep,
     room_id: str = RoomId,
-) -> RoomView:
+) -> Response:
     service.draw_action(
         session,
         room_id=room_id,
@@ -196,9 +197,9 @@ def resign(
     settings: SettingsDep,
     base: BaseUrlDep,
     room_id: str = RoomId,
-) -> RoomView:
+) -> Response:
     service.resign(session, room_id=room_id, token=token, now=clock.now(), settings=settings)
-    return _view(session, room_id, token, clock, settings, base)
+    return ModelResponse(_view(session, room_id, token, clock, settings, base))
 
 
 @router.post(
@@ -214,9 +215,9 @@ def claim_forfeit(
     settings: SettingsDep,
     base: BaseUrlDep,
     room_id: str = RoomId,
-) -> RoomView:
+) -> Response:
     service.claim_forfeit(session, room_id=room_id, token=token, now=clock.now(), settings=settings)
-    return _view(session, room_id, token, clock, settings, base)
+    return ModelResponse(_view(session, room_id, token, clock, settings, base))
 
 
 @router.post(
@@ -234,7 +235,7 @@ def rematch(
     settings: SettingsDep,
     base: BaseUrlDep,
     room_id: str = RoomId,
-) -> RoomView:
+) -> Response:
     service.rematch_action(
         session,
         room_id=room_id,

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from app.core.clock import Clock
 from app.core.deps import BaseUrlDep, ClockDep, SessionDep, SettingsDep
+from app.core.responses import ModelResponse
 from app.core.settings import Settings
 from app.engine import RULE_SETS
 from app.rooms import errors, service, transfers
@@ -125,8 +126,8 @@ def _room_view(
         ), True
 
 
-def _json(view: RoomView, *, status_code: int = 200) -> JSONResponse:
-    return JSONResponse(view.model_dump(mode="json"), status_code=status_code)
+def _json(view: RoomView, *, status_code: int = 200) -> ModelResponse:
+    return ModelResponse(view, status_code=status_code)
 
 
 # --- pages ----------------------------------------------------------------------------
@@ -186,7 +187,7 @@ def room_state(
     base: BaseUrlDep,
     token: TokenFromCookie,
     room_id: str = RoomId,
-) -> JSONResponse:
+) -> Response:
     view, forget = _room_view(session, room_id, token, clock, settings, base)
     response = _json(view)
     response.headers["Cache-Control"] = "no-store"
@@ -202,7 +203,7 @@ def create_room(
     session: SessionDep,
     clock: ClockDep,
     settings: SettingsDep,
-) -> JSONResponse:
+) -> Response:
     granted = service.create_room(
         session, rule_set=body.rule_set, now=clock.now(), settings=settings
     )
@@ -219,7 +220,7 @@ def join_room(
     settings: SettingsDep,
     base: BaseUrlDep,
     room_id: str = RoomId,
-) -> JSONResponse:
+) -> Response:
     granted = service.join_room(session, room_id=room_id, now=clock.now(), settings=settings)
     view = read_room(
         session,
@@ -251,7 +252,7 @@ def _act(
     base: str,
     do: Callable[..., Any],
     **kwargs: Any,
-) -> JSONResponse:
+) -> Response:
     do(session, room_id=room_id, token=token, now=clock.now(), settings=settings, **kwargs)
     view = read_room(
         session,
@@ -276,7 +277,7 @@ def play_move(
     base: BaseUrlDep,
     token: TokenFromCookie,
     room_id: str = RoomId,
-) -> JSONResponse:
+) -> Response:
     return _act(
         request,
         session,
@@ -301,7 +302,7 @@ def draw(
     base: BaseUrlDep,
     token: TokenFromCookie,
     room_id: str = RoomId,
-) -> JSONResponse:
+) -> Response:
     return _act(
         request,
         session,
@@ -325,7 +326,7 @@ def rematch(
     base: BaseUrlDep,
     token: TokenFromCookie,
     room_id: str = RoomId,
-) -> JSONResponse:
+) -> Response:
     return _act(
         request,
         session,
@@ -348,7 +349,7 @@ def resign(
     base: BaseUrlDep,
     token: TokenFromCookie,
     room_id: str = RoomId,
-) -> JSONResponse:
+) -> Response:
     return _act(request, session, room_id, token, clock, settings, base, service.resign)
 
 
@@ -361,7 +362,7 @@ def claim_forfeit(
     base: BaseUrlDep,
     token: TokenFromCookie,
     room_id: str = RoomId,
-) -> JSONResponse:
+) -> Response:
     return _act(request, session, room_id, token, clock, settings, base, service.claim_forfeit)
 
 
@@ -392,7 +393,7 @@ def continue_here(
     settings: SettingsDep,
     base: BaseUrlDep,
     room_id: str = RoomId,
-) -> JSONResponse:
+) -> Response:
     granted = transfers.redeem_transfer(
         session, room_id=room_id, secret=body.secret, now=clock.now()
     )
