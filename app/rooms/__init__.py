@@ -1,4 +1,4 @@
 """The rooms domain: invite rooms, seats, games, moves, offers, deadlines and events."""
 
-# Every appended room event is announced to the live streams (PostgreSQL NOTIFY).
+# The session hooks that hand committed events to in-process listeners (SQLite).
 from . import notify as _notify  # noqa: F401

@@ -1,6 +1,6 @@
 """Announce every appended room event to the live-update streams.
 
-On PostgreSQL each inserted event runs `pg_notify` in the inserting transaction, so the
+On PostgreSQL each event's insert runs `pg_notify` in the inserting transaction, so the
 notice is delivered to every listening process only if, and when, that transaction
 commits (a refused or rolled-back action announces nothing). SQLite has no such channel:
 the inserted versions are remembered on the session and handed to this process's
@@ -17,10 +17,11 @@ import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, event, text
-from sqlalchemy.orm import Mapper, Session, object_session
+from sqlalchemy import Engine, bindparam, event, func, insert
+from sqlalchemy.orm import Session
 
 from .models import Event
 
@@ -39,14 +40,11 @@ class Notice:
     event: dict[str, Any] | None = None
 
 
-def event_payload(row: Event) -> dict[str, Any]:
+def event_payload(
+    *, version: int, kind: str, data: dict[str, Any], created_at: datetime, **_: Any
+) -> dict[str, Any]:
     """An event as the streams send it (the same fields as the JSON record)."""
-    return {
-        "version": row.version,
-        "kind": row.kind,
-        "data": row.data,
-        "created_at": row.created_at.isoformat(),
-    }
+    return {"version": version, "kind": kind, "data": data, "created_at": created_at.isoformat()}
 
 
 def encode(notice: Notice) -> str:
@@ -87,20 +85,27 @@ def remove_listener(handle: int) -> None:
         _listeners.pop(handle, None)
 
 
-@event.listens_for(Event, "after_insert")
-def _announce(_mapper: Mapper[Event], connection: Connection, row: Event) -> None:
+def insert_event(session: Session, row: dict[str, Any]) -> None:
+    """Insert one event row (the columns of `events`) and announce it.
+
+    A Core statement on the session's connection, in its transaction (savepoints
+    included): an event is append-only, so the unit of work has nothing to track. On
+    PostgreSQL the notice is sent by the insert itself, in its RETURNING clause, so that
+    appending an event is one round trip.
+    """
+    connection = session.connection()
     if connection.dialect.name == "postgresql":
-        notice = Notice(row.room_id, row.version, event_payload(row))
-        connection.execute(
-            text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": CHANNEL, "payload": encode(notice)},
-        )
+        notice = Notice(row["room_id"], row["version"], event_payload(**row))
+        connection.execute(_INSERT_AND_NOTIFY, {**row, "payload": encode(notice)})
         return
-    # Without the event: a savepoint rolled back later could have dropped this row, so
-    # the listeners read what was really committed.
-    session = object_session(row)
-    if session is not None:
-        session.info.setdefault(_PENDING, []).append(Notice(row.room_id, row.version))
+    connection.execute(_INSERT, row)
+    # Without the event: a savepoint rolled back later could drop this row, so the
+    # listeners read what was really committed.
+    session.info.setdefault(_PENDING, []).append(Notice(row["room_id"], row["version"]))
+
+
+_INSERT = insert(Event)
+_INSERT_AND_NOTIFY = insert(Event).returning(func.pg_notify(CHANNEL, bindparam("payload")))
 
 
 @event.listens_for(Session, "after_commit")

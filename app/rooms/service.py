@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, func, select, tuple_
+from sqlalchemy import Select, func, insert, select, tuple_
 from sqlalchemy.orm import Session, joinedload
 
 from app.core.logging import log_fields
@@ -26,7 +26,6 @@ from app.engine import RULE_SETS, AmbiguousMoveError, Board, EngineError, Illega
 
 from . import errors
 from .models import (
-    Event,
     Game,
     GameStatus,
     Move,
@@ -38,6 +37,7 @@ from .models import (
     Seat,
     SeatRole,
 )
+from .notify import insert_event
 from .play import is_irreversible, start_fen
 from .state import GameState, MoveRecord, current_game, load_state
 
@@ -169,12 +169,21 @@ def draw_offers_made(session: Session, game: Game, role: str) -> int:
 # --- writing helpers -------------------------------------------------------------------
 
 
-def append_event(session: Session, room: Room, kind: str, now: datetime, **data: Any) -> Event:
+def append_event(session: Session, room: Room, kind: str, now: datetime, **data: Any) -> None:
     """Append to the room's versioned event record (same transaction as the change)."""
+    if room in session.new:
+        session.flush()  # the event row refers to the room row
     room.version += 1
-    event = Event(room_id=room.id, version=room.version, kind=kind, data=data, created_at=now)
-    session.add(event)
-    return event
+    insert_event(
+        session,
+        {
+            "room_id": room.id,
+            "version": room.version,
+            "kind": kind,
+            "data": data,
+            "created_at": now,
+        },
+    )
 
 
 def _log(action: str, room: Room, game: Game, **fields: Any) -> None:
@@ -485,7 +494,7 @@ def record_move(
         created_at=now,
     )
     state.moves.append(record)
-    session.add(Move(game_id=game.id, **record._asdict()))
+    session.connection().execute(insert(Move), {"game_id": game.id, **record._asdict()})
     game.fen = record.fen_after
     game.turn = board.turn.value
     game.turn_started_at = now
