@@ -323,8 +323,9 @@ def lock_room(session: Session, room_id: str, *, read: bool = False) -> Room:
     to wait for a row lock still sees the other tables as they were when it began, so
     the rows read with the lock could miss what the previous holder wrote.
     """
-    lock = select(Room.id).where(Room.id == room_id).with_for_update(read=read)
-    if session.scalar(lock) is None:
+    rooms = Room.__table__.c
+    lock = select(rooms.id).where(rooms.id == room_id).with_for_update(read=read)
+    if session.connection().scalar(lock) is None:
         raise errors.RoomNotFound("no room with this id")
     return session.scalars(room_query(room_id)).unique().one()
 

@@ -34,7 +34,7 @@ class MoveRecord(NamedTuple):
     created_at: datetime
 
 
-MOVE_COLUMNS = tuple(getattr(Move, name) for name in MoveRecord._fields)
+MOVE_COLUMNS = tuple(Move.__table__.c[name] for name in MoveRecord._fields)
 
 
 def current_game(room: Room) -> Game:
@@ -65,11 +65,8 @@ class GameState:
 def load_state(session: Session, room: Room) -> GameState:
     game = current_game(room)
     # Plain rows, not ORM objects: a long game has hundreds of moves to read.
-    moves = [
-        MoveRecord(*row)
-        for row in session.execute(
-            select(*MOVE_COLUMNS).where(Move.game_id == game.id).order_by(Move.ply)
-        )
-    ]
+    columns = Move.__table__.c
+    query = select(*MOVE_COLUMNS).where(columns.game_id == game.id).order_by(columns.ply)
+    moves = [MoveRecord(*row) for row in session.connection().execute(query)]
     offers = list(session.scalars(select(Offer).where(Offer.game_id == game.id).order_by(Offer.id)))
     return GameState(room, game, moves, offers)
