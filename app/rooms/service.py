@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, func, insert, select, tuple_
+from sqlalchemy import Select, bindparam, func, insert, select, tuple_
 from sqlalchemy.orm import Session, joinedload
 
 from app.core.logging import log_fields
@@ -304,14 +304,17 @@ def apply_deadlines(
     return True
 
 
-def room_query(room_id: str) -> Select[Room]:
-    """The room with its seats and games in one round trip."""
-    return (
-        select(Room)
-        .where(Room.id == room_id)
-        .options(joinedload(Room.seats), joinedload(Room.games))
-        .execution_options(populate_existing=True)
-    )
+# Built once: a statement's construction and cache key cost more than its execution.
+_ROOMS = Room.__table__.c
+_LOCK = select(_ROOMS.id).where(_ROOMS.id == bindparam("room_id"))
+_LOCK_WRITE = _LOCK.with_for_update()
+_LOCK_READ = _LOCK.with_for_update(read=True)
+_ROOM = (
+    select(Room)
+    .where(Room.id == bindparam("room_id"))
+    .options(joinedload(Room.seats), joinedload(Room.games))
+    .execution_options(populate_existing=True)
+)
 
 
 def lock_room(session: Session, room_id: str, *, read: bool = False) -> Room:
@@ -323,11 +326,10 @@ def lock_room(session: Session, room_id: str, *, read: bool = False) -> Room:
     to wait for a row lock still sees the other tables as they were when it began, so
     the rows read with the lock could miss what the previous holder wrote.
     """
-    rooms = Room.__table__.c
-    lock = select(rooms.id).where(rooms.id == room_id).with_for_update(read=read)
-    if session.connection().scalar(lock) is None:
+    key = {"room_id": room_id}
+    if session.connection().scalar(_LOCK_READ if read else _LOCK_WRITE, key) is None:
         raise errors.RoomNotFound("no room with this id")
-    return session.scalars(room_query(room_id)).unique().one()
+    return session.scalars(_ROOM, key).unique().one()
 
 
 def _write(
@@ -495,7 +497,7 @@ def record_move(
         created_at=now,
     )
     state.moves.append(record)
-    session.connection().execute(insert(Move), {"game_id": game.id, **record._asdict()})
+    session.connection().execute(_INSERT_MOVE, {"game_id": game.id, **record._asdict()})
     game.fen = record.fen_after
     game.turn = board.turn.value
     game.turn_started_at = now
@@ -549,6 +551,9 @@ def record_move(
             pending=state.offers,
         )
     room.next_check_at = next_check(room, game, settings)
+
+
+_INSERT_MOVE = insert(Move)
 
 
 def _is_retry(state: GameState, seat: Seat, text: str, expected_ply: int) -> bool:

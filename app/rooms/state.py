@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from app.engine import Board
@@ -35,6 +35,13 @@ class MoveRecord(NamedTuple):
 
 
 MOVE_COLUMNS = tuple(Move.__table__.c[name] for name in MoveRecord._fields)
+# Built once: a statement's construction and cache key cost more than its execution.
+_MOVES = (
+    select(*MOVE_COLUMNS)
+    .where(Move.__table__.c.game_id == bindparam("game_id"))
+    .order_by(Move.__table__.c.ply)
+)
+_OFFERS = select(Offer).where(Offer.game_id == bindparam("game_id")).order_by(Offer.id)
 
 
 def current_game(room: Room) -> Game:
@@ -64,9 +71,8 @@ class GameState:
 
 def load_state(session: Session, room: Room) -> GameState:
     game = current_game(room)
+    key = {"game_id": game.id}
     # Plain rows, not ORM objects: a long game has hundreds of moves to read.
-    columns = Move.__table__.c
-    query = select(*MOVE_COLUMNS).where(columns.game_id == game.id).order_by(columns.ply)
-    moves = [MoveRecord(*row) for row in session.connection().execute(query)]
-    offers = list(session.scalars(select(Offer).where(Offer.game_id == game.id).order_by(Offer.id)))
+    moves = [MoveRecord(*row) for row in session.connection().execute(_MOVES, key)]
+    offers = list(session.scalars(_OFFERS, key))
     return GameState(room, game, moves, offers)
