@@ -2,7 +2,8 @@
 
 The locked room row brings its seats and games (one query); the current game's moves and
 offers follow (two more). An action changes these objects in memory and the view is
-built from them, so a move is three reads and its writes, flushed once at commit.
+built from them, so a move is three reads and its writes: the append-only move and event
+rows at once, the game and room rows at commit.
 """
 
 from __future__ import annotations
