@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Engine, bindparam, event, func, insert
@@ -40,11 +39,14 @@ class Notice:
     event: dict[str, Any] | None = None
 
 
-def event_payload(
-    *, version: int, kind: str, data: dict[str, Any], created_at: datetime, **_: Any
-) -> dict[str, Any]:
-    """An event as the streams send it (the same fields as the JSON record)."""
-    return {"version": version, "kind": kind, "data": data, "created_at": created_at.isoformat()}
+def event_payload(row: Mapping[str, Any]) -> dict[str, Any]:
+    """An event row as the streams send it (the same fields as the JSON record)."""
+    return {
+        "version": row["version"],
+        "kind": row["kind"],
+        "data": row["data"],
+        "created_at": row["created_at"].isoformat(),
+    }
 
 
 def encode(notice: Notice) -> str:
@@ -95,7 +97,7 @@ def insert_event(session: Session, row: dict[str, Any]) -> None:
     """
     connection = session.connection()
     if connection.dialect.name == "postgresql":
-        notice = Notice(row["room_id"], row["version"], event_payload(**row))
+        notice = Notice(row["room_id"], row["version"], event_payload(row))
         connection.execute(_INSERT_AND_NOTIFY, {**row, "payload": encode(notice)})
         return
     connection.execute(_INSERT, row)

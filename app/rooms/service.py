@@ -315,6 +315,7 @@ _ROOM = (
     .options(joinedload(Room.seats), joinedload(Room.games))
     .execution_options(populate_existing=True)
 )
+_INSERT_MOVE = insert(Move)
 
 
 def lock_room(session: Session, room_id: str, *, read: bool = False) -> Room:
@@ -551,9 +552,6 @@ def record_move(
             pending=state.offers,
         )
     room.next_check_at = next_check(room, game, settings)
-
-
-_INSERT_MOVE = insert(Move)
 
 
 def _is_retry(state: GameState, seat: Seat, text: str, expected_ply: int) -> bool:
