@@ -23,6 +23,7 @@ from sqlalchemy import Engine, bindparam, event, func, insert
 from sqlalchemy.orm import Session
 
 from .models import Event
+from .schemas import EventOut
 
 CHANNEL = "room_events"
 # PostgreSQL refuses payloads of 8000 bytes or more; bigger events go by version only.
@@ -40,13 +41,8 @@ class Notice:
 
 
 def event_payload(row: Mapping[str, Any]) -> dict[str, Any]:
-    """An event row as the streams send it (the same fields as the JSON record)."""
-    return {
-        "version": row["version"],
-        "kind": row["kind"],
-        "data": row["data"],
-        "created_at": row["created_at"].isoformat(),
-    }
+    """An event row as the streams send it: as the JSON record reads it, to the byte."""
+    return EventOut.model_validate(row).model_dump(mode="json")
 
 
 def encode(notice: Notice) -> str:

@@ -118,6 +118,9 @@ def test_an_event_made_on_one_instance_reaches_a_viewer_on_another_within_a_seco
             assert (version, event["kind"], event["data"]["notation"]) == (3 + ply, "move", move)
             assert arrived - made < 1.0, f"{arrived - made:.3f} s"
         viewer.close()
+        # An event carried by its notice is the event as the record reads it.
+        record = api.get(f"/api/rooms/{room}/events", params={"after": version - 1}).json()
+        assert record["events"][0] == event
 
         # Two moves while nobody watches; a reconnect with Last-Event-ID gets exactly them.
         _post(api, f"/api/rooms/{room}/moves", creator, move="8-11", expected_ply=2)
