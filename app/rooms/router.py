@@ -14,7 +14,6 @@ from app.core.responses import ModelResponse
 from app.engine import RULE_SETS
 
 from . import errors, service
-from .models import Seat
 from .pdn import export_game
 from .schemas import (
     ActionIn,
@@ -25,15 +24,14 @@ from .schemas import (
     RuleSetOut,
     SeatGrant,
 )
-from .state import GameState
-from .view import build_view, grant_view, load_game, read_room, rule_set_out, share_url
+from .view import grant_view, load_game, mover_view, read_room, rule_set_out, share_url
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
 
-def _after_action(request: Request, view: RoomView) -> ModelResponse:
-    """Tell the computer player, when the app runs one, that its room has changed (only
-    rooms with a computer seat: waking it costs a transaction per action)."""
+def answer_action(request: Request, view: RoomView) -> ModelResponse:
+    """The answer to a room action; tells the computer player, when the app runs one, that
+    its room has changed (only rooms with a computer seat: waking it costs a transaction)."""
     computer = getattr(request.app.state, "computer", None)
     if computer is not None and any(seat.computer_level for seat in view.seats):
         computer.kick(view.id)
@@ -140,9 +138,6 @@ def play_move(
     base: BaseUrlDep,
     room_id: str = RoomId,
 ) -> Response:
-    def answer(state: GameState, seat: Seat) -> RoomView:
-        return build_view(state, you=seat.role, settings=settings, base_url=base)
-
     view = service.play_move(
         session,
         room_id=room_id,
@@ -151,10 +146,10 @@ def play_move(
         expected_ply=body.expected_ply,
         now=clock.now(),
         settings=settings,
-        answer=answer,
+        answer=mover_view(settings=settings, base_url=base),
     )
     assert view is not None  # `answer` was given
-    return _after_action(request, view)
+    return answer_action(request, view)
 
 
 @router.post(
@@ -181,7 +176,7 @@ def draw(
         now=clock.now(),
         settings=settings,
     )
-    return _after_action(request, _view(session, room_id, token, clock, settings, base))
+    return answer_action(request, _view(session, room_id, token, clock, settings, base))
 
 
 @router.post(
@@ -244,7 +239,7 @@ def rematch(
         now=clock.now(),
         settings=settings,
     )
-    return _after_action(request, _view(session, room_id, token, clock, settings, base))
+    return answer_action(request, _view(session, room_id, token, clock, settings, base))
 
 
 @router.get(

@@ -171,8 +171,6 @@ def draw_offers_made(session: Session, game: Game, role: str) -> int:
 
 def append_event(session: Session, room: Room, kind: str, now: datetime, **data: Any) -> None:
     """Append to the room's versioned event record (same transaction as the change)."""
-    if room in session.new:
-        session.flush()  # the event row refers to the room row
     room.version += 1
     insert_event(
         session,

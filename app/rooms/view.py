@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from sqlalchemy import select
@@ -11,7 +12,17 @@ from app.core.settings import Settings
 from app.engine import RULE_SETS, RuleSet, square_name
 
 from . import errors
-from .models import Event, Game, GameStatus, Move, OfferKind, OfferStatus, Room, RoomStatus
+from .models import (
+    Event,
+    Game,
+    GameStatus,
+    Move,
+    OfferKind,
+    OfferStatus,
+    Room,
+    RoomStatus,
+    Seat,
+)
 from .play import result_text
 from .schemas import (
     DrawOffersLeft,
@@ -201,6 +212,15 @@ def build_view(state: GameState, *, you: str | None, settings: Settings, base_ur
         claim_opens_at=claim_opens_at(room, game, settings),
         expires_at=expires_at(room, settings),
     )
+
+
+def mover_view(*, settings: Settings, base_url: str) -> Callable[[GameState, Seat], RoomView]:
+    """The answer to a move: the room as its mover sees it, built from what the move read."""
+
+    def answer(state: GameState, seat: Seat) -> RoomView:
+        return build_view(state, you=seat.role, settings=settings, base_url=base_url)
+
+    return answer
 
 
 def read_room(

@@ -28,8 +28,9 @@ from app.core.responses import ModelResponse
 from app.core.settings import Settings
 from app.engine import RULE_SETS
 from app.rooms import errors, service, transfers
+from app.rooms.router import answer_action
 from app.rooms.schemas import ActionIn, CreateRoomIn, MoveIn, RoomView
-from app.rooms.view import read_room, rule_set_out
+from app.rooms.view import mover_view, read_room, rule_set_out
 
 from .security import (
     SEAT_COOKIE,
@@ -126,10 +127,6 @@ def _room_view(
         ), True
 
 
-def _json(view: RoomView, *, status_code: int = 200) -> ModelResponse:
-    return ModelResponse(view, status_code=status_code)
-
-
 # --- pages ----------------------------------------------------------------------------
 
 
@@ -189,7 +186,7 @@ def room_state(
     room_id: str = RoomId,
 ) -> Response:
     view, forget = _room_view(session, room_id, token, clock, settings, base)
-    response = _json(view)
+    response = ModelResponse(view)
     response.headers["Cache-Control"] = "no-store"
     if forget:
         response.delete_cookie(SEAT_COOKIE, path=seat_cookie_path(room_id))
@@ -230,16 +227,9 @@ def join_room(
         settings=settings,
         base_url=base,
     )
-    response = _json(view)
+    response = ModelResponse(view)
     set_seat_cookie(request, response, room_id, granted.token)
     return response
-
-
-def _kick_computer(request: Request, room_id: str) -> None:
-    """Tell the computer player, when the app runs one, that this room has changed."""
-    computer = getattr(request.app.state, "computer", None)
-    if computer is not None:
-        computer.kick(room_id)
 
 
 def _act(
@@ -262,9 +252,7 @@ def _act(
         settings=settings,
         base_url=base,
     )
-    if any(seat.computer_level for seat in view.seats):  # waking it costs a transaction
-        _kick_computer(request, room_id)
-    return _json(view)
+    return answer_action(request, view)
 
 
 @router.post("/r/{room_id}/moves", dependencies=[SameOrigin])
@@ -278,18 +266,18 @@ def play_move(
     token: TokenFromCookie,
     room_id: str = RoomId,
 ) -> Response:
-    return _act(
-        request,
+    view = service.play_move(
         session,
-        room_id,
-        token,
-        clock,
-        settings,
-        base,
-        service.play_move,
+        room_id=room_id,
+        token=token,
         text=body.move.strip(),
         expected_ply=body.expected_ply,
+        now=clock.now(),
+        settings=settings,
+        answer=mover_view(settings=settings, base_url=base),
     )
+    assert view is not None  # `answer` was given
+    return answer_action(request, view)
 
 
 @router.post("/r/{room_id}/draw", dependencies=[SameOrigin])
@@ -405,7 +393,7 @@ def continue_here(
         settings=settings,
         base_url=base,
     )
-    response = _json(view)
+    response = ModelResponse(view)
     set_seat_cookie(request, response, room_id, granted.token)
     return response
 
