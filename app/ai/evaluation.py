@@ -22,8 +22,8 @@ from app.ai.geometry import (
     INNER_CENTRE,
     MAIN_DIAGONAL,
     RANK,
-    mask,
 )
+from app.engine.squares import squares_to_bits
 
 WIN = 1_000_000
 """Score of a won position (minus the plies to the win)."""
@@ -84,8 +84,8 @@ FLYING = Weights(
     king_mobility=2,
 )
 
-_BRIDGE_DRUMS = mask([1, 3])
-_BRIDGE_TIRES = mask([30, 32])
+_BRIDGE_DRUMS = squares_to_bits([1, 3])
+_BRIDGE_TIRES = squares_to_bits([30, 32])
 _DRUM_RANKS = RANK  # relative rank r of a drums man is its rank
 _TIRE_RANKS = tuple(reversed(RANK))  # relative rank r of a tires man is rank 7 - r
 _ADVANCED = (RANK[4] | RANK[5] | RANK[6], RANK[3] | RANK[2] | RANK[1])

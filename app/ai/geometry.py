@@ -8,9 +8,7 @@ here are indexed by bit, so the evaluation never converts to square numbers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from app.engine.squares import BIT_SQUARE, FULL, SQUARE_BIT
+from app.engine.squares import BIT_SQUARE, FULL, SQUARE_BIT, squares_to_bits
 
 SQUARES = range(1, 33)
 BITS = tuple(SQUARE_BIT[s] for s in SQUARES)
@@ -23,16 +21,8 @@ def coords(square: int) -> tuple[int, int]:
     return (6 - 2 * i if rank % 2 == 0 else 7 - 2 * i), rank
 
 
-def mask(squares: Iterable[int]) -> int:
-    """Mask of square numbers."""
-    out = 0
-    for s in squares:
-        out |= 1 << SQUARE_BIT[s]
-    return out
-
-
 def _where(test: object) -> int:
-    return mask(s for s in SQUARES if test(*coords(s)))  # type: ignore[operator]
+    return squares_to_bits(s for s in SQUARES if test(*coords(s)))  # type: ignore[operator]
 
 
 RANK = tuple(_where(lambda f, r, k=k: r == k) for k in range(8))
@@ -46,7 +36,7 @@ MAIN_DIAGONAL = _where(lambda f, r: f == r)
 """a1-h8, the long diagonal that decides many flying-king endings."""
 DOUBLE_DIAGONALS = _where(lambda f, r: f + r in (6, 8))
 """g1-a7 and h2-b8, joining the two double corners."""
-DOUBLE_CORNERS = mask([1, 5, 28, 32])
+DOUBLE_CORNERS = squares_to_bits([1, 5, 28, 32])
 """g1/h2 on the drums' side, a7/b8 on the tires' side."""
 
 
@@ -96,5 +86,4 @@ __all__ = [
     "MAIN_DIAGONAL",
     "RANK",
     "coords",
-    "mask",
 ]

@@ -10,7 +10,16 @@ from .errors import AmbiguousMoveError, IllegalMoveError
 from .fen import parse_fen, write_fen
 from .movegen import RawMove, apply, count_moves, generate
 from .rulesets import DEFAULT_RULE_SET, RuleSet, get_rule_set
-from .squares import BIT_SQUARE, FULL, NUM_BITS, SQUARE_BIT, parse_square, square_name
+from .squares import (
+    BIT_SQUARE,
+    FULL,
+    NUM_BITS,
+    SQUARE_BIT,
+    bits_to_squares,
+    parse_square,
+    square_name,
+    squares_to_bits,
+)
 from .values import Move, Outcome, Piece, Side, Termination
 
 #: Plain king plies in a row (both sides counted) that draw the game (rules.md rule 11).
@@ -45,22 +54,6 @@ def _squares_of(path: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(BIT_SQUARE[b] for b in path)
 
 
-def _captured_squares(mask: int) -> tuple[int, ...]:
-    out = []
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        out.append(BIT_SQUARE[low.bit_length() - 1])
-    return tuple(sorted(out))
-
-
-def _mask(squares: list[int]) -> int:
-    mask = 0
-    for s in squares:
-        mask |= 1 << SQUARE_BIT[s]
-    return mask
-
-
 class _Saved(NamedTuple):
     move: Move
     drums: int
@@ -89,9 +82,9 @@ class Board:
             turn = 0
         else:
             drums_men, drum_kings, tires_men, tire_kings, turn = parse_fen(fen, self.rule_set)
-        self._drums = _mask(drums_men) | _mask(drum_kings)
-        self._tires = _mask(tires_men) | _mask(tire_kings)
-        self._kings = _mask(drum_kings) | _mask(tire_kings)
+        self._drums = squares_to_bits(drums_men) | squares_to_bits(drum_kings)
+        self._tires = squares_to_bits(tires_men) | squares_to_bits(tire_kings)
+        self._kings = squares_to_bits(drum_kings) | squares_to_bits(tire_kings)
         self._turn = turn
         self.king_plies = 0
         self._key = _zobrist(self._drums, self._tires, self._kings, turn)
@@ -150,10 +143,10 @@ class Board:
     def fen(self) -> str:
         """The position as PDN FEN (``B`` = drums, ``W`` = tires; side to move first)."""
         return write_fen(
-            _captured_squares(self._drums & ~self._kings),
-            _captured_squares(self._drums & self._kings),
-            _captured_squares(self._tires & ~self._kings),
-            _captured_squares(self._tires & self._kings),
+            bits_to_squares(self._drums & ~self._kings),
+            bits_to_squares(self._drums & self._kings),
+            bits_to_squares(self._tires & ~self._kings),
+            bits_to_squares(self._tires & self._kings),
             self._turn,
         )
 
@@ -206,7 +199,7 @@ class Board:
             for routes in grouped.values():
                 first = routes[0]
                 paths = tuple(sorted(_squares_of(r[0]) for r in routes))
-                move = Move(paths[0], _captured_squares(first[1]), first[2], paths)
+                move = Move(paths[0], bits_to_squares(first[1]), first[2], paths)
                 moves.append((move, first))
             moves.sort(key=lambda pair: pair[0].path)
             self._legal = dict(moves)

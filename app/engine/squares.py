@@ -10,6 +10,8 @@ board always lands on a ghost or outside the 36 bits.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .errors import EngineError
 
 FILES = "abcdefgh"
@@ -102,7 +104,7 @@ def parse_square(text: str) -> int:
     raise EngineError(f"cannot read square {text!r}: use 1-32 or a1-h8")
 
 
-def bits_to_squares(mask: int) -> list[int]:
+def bits_to_squares(mask: int) -> tuple[int, ...]:
     """Square numbers of the set bits, ascending."""
     out = []
     while mask:
@@ -110,11 +112,11 @@ def bits_to_squares(mask: int) -> list[int]:
         out.append(BIT_SQUARE[low.bit_length() - 1])
         mask ^= low
     out.sort()
-    return out
+    return tuple(out)
 
 
-def squares_to_bits(squares: list[int] | tuple[int, ...]) -> int:
-    """Bit mask of a list of square numbers."""
+def squares_to_bits(squares: Iterable[int]) -> int:
+    """Bit mask of square numbers."""
     mask = 0
     for s in squares:
         mask |= 1 << SQUARE_BIT[s]
