@@ -9,7 +9,7 @@ from .errors import AmbiguousMoveError, EngineError, IllegalMoveError, InvalidFe
 from .perft import perft, perft_divide
 from .rulesets import DEFAULT_RULE_SET, RULE_SETS, Promotion, RuleSet, TieBreak, get_rule_set
 from .squares import parse_square, square_name
-from .values import Move, Outcome, Piece, Side, Termination
+from .values import Move, Outcome, Piece, Side, Termination, pdn_result, result_text
 
 __all__ = [
     "DEFAULT_RULE_SET",
@@ -31,7 +31,9 @@ __all__ = [
     "TieBreak",
     "get_rule_set",
     "parse_square",
+    "pdn_result",
     "perft",
     "perft_divide",
+    "result_text",
     "square_name",
 ]

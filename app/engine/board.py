@@ -50,6 +50,16 @@ def _zobrist(drums: int, tires: int, kings: int, turn: int) -> int:
     return key
 
 
+def _fen_of(drums: int, tires: int, kings: int, turn: int) -> str:
+    return write_fen(
+        bits_to_squares(drums & ~kings),
+        bits_to_squares(drums & kings),
+        bits_to_squares(tires & ~kings),
+        bits_to_squares(tires & kings),
+        turn,
+    )
+
+
 def _squares_of(path: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(BIT_SQUARE[b] for b in path)
 
@@ -142,13 +152,7 @@ class Board:
 
     def fen(self) -> str:
         """The position as PDN FEN (``B`` = drums, ``W`` = tires; side to move first)."""
-        return write_fen(
-            bits_to_squares(self._drums & ~self._kings),
-            bits_to_squares(self._drums & self._kings),
-            bits_to_squares(self._tires & ~self._kings),
-            bits_to_squares(self._tires & self._kings),
-            self._turn,
-        )
+        return _fen_of(self._drums, self._tires, self._kings, self._turn)
 
     def copy(self) -> Board:
         """An independent copy, history included."""
@@ -278,6 +282,24 @@ class Board:
         self._keys.pop()
         self._legal = None
         return saved.move
+
+    def is_irreversible(self, move: Move) -> bool:
+        """Whether ``move`` (played from here) is a capture or a man's move: no earlier
+        position can occur again after it, and the king-move count restarts."""
+        piece = self.piece_at(move.start)
+        return move.is_capture or piece is None or not piece.king
+
+    def reversible_history(self) -> tuple[str, list[Move]]:
+        """What the draw rules look back on: the position after the last capture or man's
+        move (or this board's first position) as FEN, and the plain king moves since.
+        Replaying those moves from that FEN gives a board in the same draw state."""
+        saved = self._stack[self._reversible_from :]
+        if not saved:
+            return self.fen(), []
+        first = saved[0]
+        return _fen_of(first.drums, first.tires, first.kings, first.turn), [
+            entry.move for entry in saved
+        ]
 
     def parse_move(self, text: str) -> Move:
         """Read a move in numeric or algebraic notation: ``11-15``, ``22x15x6``, ``c3-d4``,

@@ -134,13 +134,25 @@ class Outcome:
     def reason(self) -> str:
         """The result and its reason: ``Draw: threefold repetition``, ``Drums win: tires
         have no legal move``."""
-        if self.winner is None:
-            return f"Draw: {self.detail}"
-        return f"{self.winner.title} win: {self.detail}"
+        return result_text(self.winner, self.detail)
 
     @property
     def pdn_result(self) -> str:
-        """PDN result tag: White's score first, and the drums are PDN's Black (first mover)."""
-        if self.winner is None:
-            return "1/2-1/2"
-        return "0-1" if self.winner is Side.DRUMS else "1-0"
+        """The PDN result token of this outcome."""
+        return pdn_result(self.winner)
+
+
+def result_text(winner: Side | None, detail: str) -> str:
+    """A game's result with its reason, for any ending (the service's too): ``Tires win:
+    drums resigned``, ``Draw: agreed by both players``."""
+    if winner is None:
+        return f"Draw: {detail}"
+    return f"{winner.title} win: {detail}"
+
+
+def pdn_result(winner: Side | None) -> str:
+    """PDN result token of a finished game: White's score first, and the drums are PDN's
+    Black (first mover)."""
+    if winner is None:
+        return "1/2-1/2"
+    return "0-1" if winner is Side.DRUMS else "1-0"

@@ -28,7 +28,9 @@ from app.engine import (
     Side,
     Termination,
     parse_square,
+    pdn_result,
     perft,
+    result_text,
     square_name,
 )
 
@@ -673,3 +675,43 @@ def test_position_key_is_pieces_and_side_to_move() -> None:
     assert key_of("B:WK29:BK4") != key_of("B:W29:BK4")
     assert key_of("B:WK29:BK4") != key_of("B:WK29:BK8")
     assert key_of("B:WK29:BK4") != key_of("B:WK4:BK29")
+
+
+def test_irreversible_moves_are_captures_and_mens_moves() -> None:
+    board = Board("english", fen="B:WK29,19:BK32,12")
+    by_text = {m.notation(): m for m in board.legal_moves}
+    assert board.is_irreversible(by_text["12-16"])  # a man
+    assert not board.is_irreversible(by_text["32-27"])  # a plain king move
+    capture = Board("english", fen="B:WK29,19:BK24").legal_moves[0]
+    assert capture.notation() == "24x15"
+    assert Board("english", fen="B:WK29,19:BK24").is_irreversible(capture)
+
+
+def test_reversible_history_rebuilds_the_draw_state() -> None:
+    # A man's move, then plain king moves: the history starts after the man's move.
+    board = Board("english", fen="B:WK29:BK4,12")
+    for text in ("12-16", "29-25", "4-8", "25-29", "8-4", "29-25", "4-8"):
+        board.push_text(text)
+    base, tail = board.reversible_history()
+    assert [m.notation() for m in tail] == ["29-25", "4-8", "25-29", "8-4", "29-25", "4-8"]
+    rebuilt = Board("english", fen=base)
+    for move in tail:
+        rebuilt.push(move)
+    assert rebuilt.fen() == board.fen()
+    assert rebuilt.king_plies == board.king_plies == 6
+    assert rebuilt.repetitions() == board.repetitions() == 2
+    # Right after an irreversible move the history is just the position.
+    board.push_text("25-29")
+    board.push_text("16-20")
+    assert board.reversible_history() == (board.fen(), [])
+
+
+def test_result_texts_and_pdn_results() -> None:
+    assert result_text(Side.TIRES, "drums resigned") == "Tires win: drums resigned"
+    assert result_text(None, "agreed by both players") == "Draw: agreed by both players"
+    assert Outcome(Side.DRUMS, Termination.NO_MOVES).reason == (
+        "Drums win: tires have no legal move"
+    )
+    assert pdn_result(None) == Outcome(None, Termination.REPETITION).pdn_result == "1/2-1/2"
+    assert pdn_result(Side.DRUMS) == Outcome(Side.DRUMS, Termination.NO_PIECES).pdn_result
+    assert pdn_result(Side.DRUMS) != pdn_result(Side.TIRES)
