@@ -7,29 +7,26 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, FastAPI
+from sqlalchemy import update
 
 from app.computer.router import router as computer_router
 from app.computer.runner import ComputerRunner
 from app.core.clock import Clock, SystemClock
 from app.core.db import Database, engine_options
-from app.core.deps import DatabaseDep
-from app.core.errors import (
-    document_common_answers,
-    install_unavailable_handler,
-    unavailable_response,
-)
+from app.core.deps import SessionDep
+from app.core.errors import document_common_answers, install_error_handlers
+from app.core.health import router as health_router
 from app.core.logging import configure_logging
 from app.core.middleware import AccessLogMiddleware, BodyLimitMiddleware
 from app.core.ratelimit import RateLimitMiddleware, is_limited
 from app.core.settings import Settings, get_settings
-from app.rooms.floor import router as floor_router
+from app.rooms import runtime
 from app.rooms.jobs import start_background
-from app.rooms.live import router as live_router
-from app.rooms.router import install_error_handlers
+from app.rooms.live import Hub
+from app.rooms.models import Room
 from app.rooms.router import router as rooms_router
-from app.rooms.schemas import HealthOut
+from app.rooms.state import lock_room
 from app.web.router import mount_static
 from app.web.router import router as web_router
 from app.web.security import SecurityHeadersMiddleware
@@ -66,19 +63,17 @@ def create_app(
             start_background(database, clock, settings) if settings.scheduler_enabled else None
         )
         app.state.scheduler = scheduler
-        app.state.computer.start(scheduler)
+        computer.start(scheduler)
         if freeze_gc:
             gc.collect()
             gc.freeze()
         try:
             yield
         finally:
-            app.state.computer.shutdown()
+            computer.shutdown()
             if scheduler is not None:
                 scheduler.shutdown(wait=True)
-            live = getattr(app.state, "live", None)
-            if live is not None:
-                await live.stop()
+            await hub.stop()
 
     app = FastAPI(
         title="Checkers at your own pace",
@@ -90,14 +85,16 @@ def create_app(
     app.state.settings = settings
     app.state.clock = clock
     app.state.database = database
-    app.state.computer = ComputerRunner(database, clock, settings)
+    computer = ComputerRunner(database, clock, settings)
+    app.state.computer = computer
+    hub = Hub(database)
+    runtime.install(app, runtime.RoomsRuntime(hub=hub, after_action=[computer.room_changed]))
     app.include_router(rooms_router)
     app.include_router(computer_router)
-    app.include_router(live_router)
+    app.include_router(health_router)
     app.include_router(web_router)
     mount_static(app)
     install_error_handlers(app)
-    install_unavailable_handler(app)
     document_common_answers(app, is_limited if settings.rate_limit_enabled else lambda *_: False)
     if settings.bench_endpoints:
         app.include_router(floor_router)
@@ -107,21 +104,21 @@ def create_app(
     app.add_middleware(AccessLogMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
 
-    @app.get(
-        "/healthz",
-        response_model=HealthOut,
-        tags=["health"],
-        responses={503: {"description": "The database does not answer"}},
-    )
-    def healthz(db: DatabaseDep) -> HealthOut | JSONResponse:
-        try:
-            db.ping()
-        except Exception as exc:
-            log.warning("health check failed: %s", type(exc).__name__)
-            return unavailable_response(settings.retry_after_seconds)
-        return HealthOut(status="ok", database=db.engine.dialect.name)
-
     return app
+
+
+floor_router = APIRouter(prefix="/bench", include_in_schema=False)
+
+
+@floor_router.post("/floor/{room_id}")
+def floor(room_id: str, session: SessionDep) -> dict[str, int]:
+    """The load benchmark's floor (`BENCH_ENDPOINTS=true` only): the least a room action
+    can cost on this stack, a transaction like a move's stripped of the game: lock the
+    room, write it, commit."""
+    with session.begin():
+        room = lock_room(session, room_id)
+        session.execute(update(Room).where(Room.id == room_id).values(version=Room.version))
+        return {"version": room.version}
 
 
 def create_served_app() -> FastAPI:

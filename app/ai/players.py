@@ -40,6 +40,19 @@ class Level(Enum):
     def title(self) -> str:
         return self.value.capitalize()
 
+    @property
+    def difficulty(self) -> str:
+        """How hard it is to beat, in a word or two."""
+        return _DIFFICULTY[self]
+
+
+_DIFFICULTY = {
+    Level.TAMER: "very easy",
+    Level.DRIVER: "easy",
+    Level.WARDEN: "medium",
+    Level.EXECUTIVE: "hard",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Profile:

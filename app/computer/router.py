@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, status
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.core.deps import BaseUrlDep, ClockDep, SessionDep, SettingsDep
+from app.ai import Level
+from app.core.deps import BaseUrlDep, ContextDep, SessionDep
 from app.rooms.schemas import ErrorOut, SeatGrant
 from app.rooms.view import grant_view
 
 from . import service
 
 router = APIRouter(prefix="/api", tags=["computer"])
+
+LEVELS = ", ".join(f"{level.title} ({level.difficulty})" for level in Level)
 
 
 class ComputerGameIn(BaseModel):
@@ -24,9 +27,7 @@ class ComputerGameIn(BaseModel):
         max_length=32,
         description="english, brazilian, russian, spanish, italian or thai",
     )
-    level: Literal["tamer", "driver", "warden", "executive"] = Field(
-        description="Tamer (very easy), Driver (easy), Warden (medium), Executive (hard)."
-    )
+    level: Level = Field(description=f"Weakest first: {LEVELS}.")
 
 
 _REFUSALS: dict[int | str, dict[str, Any]] = {422: {"model": ErrorOut}}
@@ -40,13 +41,9 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {422: {"model": ErrorOut}}
     summary="Play the computer: you hold the drums and move first",
 )
 def create_computer_game(
-    body: ComputerGameIn,
-    session: SessionDep,
-    clock: ClockDep,
-    settings: SettingsDep,
-    base: BaseUrlDep,
+    body: ComputerGameIn, session: SessionDep, ctx: ContextDep, base: BaseUrlDep
 ) -> SeatGrant:
     granted = service.create_computer_game(
-        session, rule_set=body.rule_set, level=body.level, now=clock.now(), settings=settings
+        session, rule_set=body.rule_set, level=body.level, ctx=ctx
     )
-    return grant_view(session, granted, settings=settings, base_url=base)
+    return grant_view(granted, settings=ctx.settings, base_url=base)

@@ -16,50 +16,32 @@ import threading
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from apscheduler.schedulers.base import BaseScheduler
 
 from app.core.clock import Clock
+from app.core.context import Context
 from app.core.db import Database
 from app.core.logging import log_fields
 from app.core.settings import Settings
+from app.rooms.policy import vs_computer
+from app.rooms.state import GameState
 
 from . import service
-from .worker import Task, lower_priority, run_task
+from .worker import Task, TaskKind, lower_priority, run_task
 
 log = logging.getLogger("checkers.computer")
 
 SCAN_JOB_ID = "computer-scan"
 
 
-class ComputerSettings(BaseSettings):
-    """Knobs of the computer opponents (environment variables COMPUTER_...)."""
-
-    model_config = SettingsConfigDict(env_prefix="COMPUTER_", env_file=".env", extra="ignore")
-
-    workers: int = Field(default=2, ge=1, le=64, description="Search processes.")
-    time_limit: float = Field(
-        default=2.0, gt=0, le=60, description="Executive's seconds a move (a cap for the others)."
-    )
-    scan_seconds: float = Field(
-        default=30.0, gt=0, description="How often owed replies are looked for."
-    )
-
-
 class ComputerRunner:
-    """Owns the search pool and the rooms whose reply is being computed."""
+    """Owns the search pool and the rooms whose reply is being computed. Its knobs are
+    the `COMPUTER_*` settings."""
 
-    def __init__(
-        self,
-        database: Database,
-        clock: Clock,
-        settings: Settings,
-        config: ComputerSettings | None = None,
-    ) -> None:
+    def __init__(self, database: Database, clock: Clock, settings: Settings) -> None:
         self.database = database
         self.clock = clock
         self.settings = settings
-        self.config = config or ComputerSettings()
         self._lock = threading.Lock()
         self._busy: set[str] = set()
         self._dirty: set[str] = set()
@@ -69,16 +51,15 @@ class ComputerRunner:
 
     # -- life cycle ---------------------------------------------------------------------
 
-    def start(self, scheduler: object | None = None) -> None:
+    def start(self, scheduler: BaseScheduler | None = None) -> None:
         """Pick up replies owed from before a restart; rescan periodically if a scheduler
-        is given (APScheduler's ``add_job``)."""
+        is given."""
         self.scan()
-        add_job = getattr(scheduler, "add_job", None)
-        if add_job is not None:
-            add_job(
+        if scheduler is not None:
+            scheduler.add_job(
                 self.scan,
                 "interval",
-                seconds=self.config.scan_seconds,
+                seconds=self.settings.computer_scan_seconds,
                 id=SCAN_JOB_ID,
                 max_instances=1,
                 coalesce=True,
@@ -112,6 +93,11 @@ class ComputerRunner:
             self.kick(room_id)
         return len(rooms)
 
+    def room_changed(self, state: GameState) -> None:
+        """After-action hook of the rooms: a room with a computer seat may owe a reply."""
+        if vs_computer(state.room):
+            self.kick(state.room.id)
+
     def kick(self, room_id: str) -> None:
         """Look at the room soon and start whatever the computer owes there."""
         if self._closed:
@@ -126,7 +112,7 @@ class ComputerRunner:
     def _dispatch(self, room_id: str) -> None:
         try:
             with self.database.session() as session:
-                task = service.next_task(session, room_id)
+                task = service.next_task(session, room_id=room_id, ctx=self._context())
         except Exception:
             log.exception("computer: reading room %s failed", room_id)
             task = None
@@ -150,12 +136,12 @@ class ComputerRunner:
     def _submit(self, task: Task) -> Future[str | bool]:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=self.config.workers,
+                max_workers=self.settings.computer_workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=lower_priority,
             )
         try:
-            return self._pool.submit(run_task, task, self.config.time_limit)
+            return self._pool.submit(run_task, task, self.settings.computer_time_limit)
         except BrokenProcessPool:
             self._pool = None
             return self._submit(task)
@@ -164,16 +150,12 @@ class ComputerRunner:
         try:
             answer = future.result()
             with self.database.session() as session:
-                now = self.clock.now()
-                if task.kind == "move":
+                ctx = self._context()
+                if task.kind == TaskKind.MOVE:
                     assert isinstance(answer, str)
-                    applied = service.apply_move(
-                        session, task, answer, now=now, settings=self.settings
-                    )
+                    applied = service.apply_move(session, task, answer, ctx=ctx)
                 else:
-                    applied = service.answer_offer(
-                        session, task, bool(answer), now=now, settings=self.settings
-                    )
+                    applied = service.answer_offer(session, task, bool(answer), ctx=ctx)
             log_fields(
                 log,
                 "computer reply",
@@ -189,6 +171,9 @@ class ComputerRunner:
             return
         # Look again: an answered offer may leave a move owed, a rematch a first move.
         self._dispatch(task.room_id)
+
+    def _context(self) -> Context:
+        return Context(self.clock.now(), self.settings)
 
     def _release(self, room_id: str) -> None:
         with self._lock:

@@ -7,11 +7,18 @@ processes stay small; tasks and answers are plain picklable values.
 from __future__ import annotations
 
 import contextlib
+import enum
 import os
 from dataclasses import dataclass
 
-from app.ai import choose_move, evaluate_for_draw_offer
+from app.ai import Level, choose_move, evaluate_for_draw_offer
 from app.engine import Board, Side
+
+
+class TaskKind(enum.StrEnum):
+    MOVE = "move"  # the computer's turn
+    DRAW = "draw"  # answer the person's draw offer
+    REMATCH = "rematch"  # answer the person's rematch offer
 
 
 @dataclass(frozen=True)
@@ -21,9 +28,9 @@ class Task:
     room_id: str
     game_number: int
     ply: int
-    kind: str  # "move", "draw" (answer the person's draw offer) or "rematch"
+    kind: TaskKind
     rule_set: str
-    level: str
+    level: Level
     side: str  # the computer's side in this game
     base_fen: str  # the position after the last capture or man's move
     tail: tuple[str, ...]  # the plain king moves since then (the draw rules need them)
@@ -48,9 +55,9 @@ def run_task(task: Task, time_limit: float) -> str | bool:
 
     A draw is accepted when the computer is not clearly ahead; a rematch always is.
     """
-    if task.kind == "rematch":
+    if task.kind == TaskKind.REMATCH:
         return True
     board = board_of(task)
-    if task.kind == "draw":
+    if task.kind == TaskKind.DRAW:
         return evaluate_for_draw_offer(board, Side(task.side), time_limit=min(time_limit, 1.0))
     return choose_move(board, task.level, time_limit=time_limit).notation()

@@ -7,16 +7,17 @@ write lock up front: two actions can never interleave their read-check-write ste
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import orjson
-from sqlalchemy import DateTime, Engine, MetaData, create_engine, event, text
+from sqlalchemy import DateTime, Engine, MetaData, SmallInteger, String, create_engine, event, text
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
-from sqlalchemy.types import TypeDecorator
+from sqlalchemy.types import TypeDecorator, TypeEngine
 
 
 class Base(DeclarativeBase):
@@ -52,6 +53,39 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+E = TypeVar("E", bound=enum.Enum)
+
+
+class EnumValue(TypeDecorator[E], Generic[E]):
+    """An enum column stored as its members' values: text (`String(length)`) for text
+    values, `SMALLINT` for integer ones. The stored values are the enum's, so typing a
+    column with it changes nothing in the database."""
+
+    impl: TypeEngine[Any] | type[TypeEngine[Any]] = String
+    cache_ok = True
+
+    def __init__(self, enum_type: type[E], length: int | None = None) -> None:
+        super().__init__()
+        self.impl = SmallInteger() if issubclass(enum_type, int) else String(length)
+        self.enum_type = enum_type
+        self.length = length  # with `enum_type`, the statement cache's key of the type
+        self._members = {member.value: member for member in enum_type}
+
+    def process_bind_param(self, value: E | Any | None, dialect: Dialect) -> Any:
+        if value is None:
+            return None
+        return self.enum_type(value).value
+
+    def process_result_value(self, value: Any | None, dialect: Dialect) -> E | None:
+        if value is None:
+            return None
+        return self._members[value]
+
+    @property
+    def python_type(self) -> type[E]:
+        return self.enum_type
 
 
 def is_sqlite(url: str) -> bool:

@@ -14,6 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
 from .clock import Clock
+from .context import Context
 from .db import Database
 from .settings import Settings
 
@@ -42,6 +43,12 @@ async def get_clock(request: Request) -> Clock:
     return clock
 
 
+async def get_context(request: Request) -> Context:
+    """The request's instant (read once) and the settings."""
+    clock: Clock = request.app.state.clock
+    return Context(clock.now(), request.app.state.settings)
+
+
 _bearer = HTTPBearer(auto_error=False, description="A seat's secret token.")
 
 
@@ -61,6 +68,7 @@ async def base_url(request: Request) -> str:
 SessionDep = Annotated[Session, Depends(get_session)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 ClockDep = Annotated[Clock, Depends(get_clock)]
+ContextDep = Annotated[Context, Depends(get_context)]
 TokenDep = Annotated[str | None, Depends(get_token)]
 DatabaseDep = Annotated[Database, Depends(get_database)]
 BaseUrlDep = Annotated[str, Depends(base_url)]

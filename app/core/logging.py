@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import enum
 import json
 import logging
 import sys
 from datetime import UTC, datetime
 from typing import Any
+
+
+def _plain(value: Any) -> Any:
+    """What JSON cannot say by itself: an enum by its value, anything else as text."""
+    return value.value if isinstance(value, enum.Enum) else str(value)
 
 
 class JsonFormatter(logging.Formatter):
@@ -24,7 +30,7 @@ class JsonFormatter(logging.Formatter):
             payload.update(fields)
         if record.exc_info:
             payload["exc"] = self.formatException(record.exc_info)
-        return json.dumps(payload, default=str, separators=(",", ":"))
+        return json.dumps(payload, default=_plain, separators=(",", ":"))
 
 
 def configure_logging(level: str = "INFO") -> None:

@@ -42,8 +42,9 @@ def _rule(bucket: str, path: str) -> Rule:
 
 RULES = (
     _rule("create", "/api/rooms"),
-    _rule("create", "/api/computer-games"),  # the page's /computer goes through it
+    _rule("create", "/api/computer-games"),
     _rule("create", "/r"),
+    _rule("create", "/computer"),
     _rule("join", f"/api/rooms{_ROOM}/join"),
     _rule("join", f"/r{_ROOM}/join"),
     _rule("moves", f"/api/rooms{_ROOM}/moves"),

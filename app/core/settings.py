@@ -73,6 +73,15 @@ class Settings(BaseSettings):
     rate_limit_join: str = Field(default="30/minute", description="Joins per client.")
     rate_limit_moves: str = Field(default="120/minute", description="Moves per client.")
     rate_limit_claims: str = Field(default="20/minute", description="Forfeit claims per client.")
+    computer_workers: int = Field(
+        default=2, ge=1, le=64, description="Processes that compute the computer's replies."
+    )
+    computer_time_limit: float = Field(
+        default=2.0, gt=0, le=60, description="Executive's seconds a move (a cap for the others)."
+    )
+    computer_scan_seconds: float = Field(
+        default=30.0, gt=0, description="How often replies owed by the computer are looked for."
+    )
     bench_endpoints: bool = Field(
         default=False, description="Serve the load benchmark's floor endpoint (never in prod)."
     )

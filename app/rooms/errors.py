@@ -1,48 +1,44 @@
-"""Domain errors of the rooms service.
+"""Refusals of the rooms domain.
 
-Each error belongs to one category; the router maps categories to HTTP statuses in one
-place (`app.rooms.router.install_error_handlers`). `code` is machine-readable, the message
-is for people, `extra` carries structured details (legal moves, current ply, instants).
+Each is a `ServiceError` of one category (`app.core.errors`), which fixes its HTTP status.
+`code` is machine-readable, the message is for people, `extra` carries structured details
+(legal moves, current ply, instants).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from app.core.errors import Conflict, Forbidden, InvalidInput, NotFound, Unauthenticated
+from app.core.errors import ServiceError as RoomError
+
+__all__ = [
+    "AmbiguousMove",
+    "ClaimNotAllowed",
+    "ClaimNotOpen",
+    "Conflict",
+    "Forbidden",
+    "GameNotFound",
+    "GameNotOver",
+    "GameOver",
+    "IllegalMove",
+    "InvalidInput",
+    "NoOffer",
+    "NotFound",
+    "NotYourTurn",
+    "OfferLimit",
+    "OfferPending",
+    "RoomError",
+    "RoomExpired",
+    "RoomFull",
+    "RoomNotFound",
+    "StalePly",
+    "TokenRequired",
+    "Unauthenticated",
+    "UnknownRuleSet",
+    "WaitingForOpponent",
+    "WrongToken",
+]
 
 
-class RoomError(Exception):
-    """Base of every refusal; nothing has changed when one is raised."""
-
-    code: ClassVar[str] = "error"
-
-    def __init__(self, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.extra = extra
-
-
-# Categories (one HTTP status each).
-class NotFound(RoomError):
-    code = "not_found"
-
-
-class Unauthenticated(RoomError):
-    code = "unauthenticated"
-
-
-class Forbidden(RoomError):
-    code = "forbidden"
-
-
-class Conflict(RoomError):
-    code = "conflict"
-
-
-class InvalidInput(RoomError):
-    code = "invalid_input"
-
-
-# Concrete errors.
 class RoomNotFound(NotFound):
     code = "room_not_found"
 

@@ -11,31 +11,85 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from datetime import datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
+from sqlalchemy import Select, select, tuple_
+from sqlalchemy.orm import Session
 
 from app.core.clock import Clock
+from app.core.context import Context
 from app.core.db import Database
 from app.core.logging import log_fields
 from app.core.settings import Settings
 
-from .service import sweep_batch
+from .models import Game, Offer, OfferStatus, Room
+from .service import apply_due_deadlines, schedule
+from .state import GameState
 
 log = logging.getLogger("checkers.jobs")
 
 SWEEP_JOB_ID = "rooms-sweep"
 
 
+def due_query(now: datetime, limit: int) -> Select[Room]:
+    """Up to `limit` rooms whose next check has come, oldest first, locked; rows another
+    transaction holds are skipped (PostgreSQL `FOR UPDATE SKIP LOCKED`). Served by the
+    index on `next_check_at`, so its cost follows the due rooms, not all rooms."""
+    return (
+        select(Room)
+        .where(Room.next_check_at <= now)
+        .order_by(Room.next_check_at)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+    )
+
+
+def sweep_batch(session: Session, *, limit: int, ctx: Context) -> int:
+    """Apply the deadlines of one batch of due rooms in one transaction; returns the count."""
+    with session.begin():
+        rooms = list(session.scalars(due_query(ctx.now, limit)))
+        if not rooms:
+            return 0
+        games = {
+            game.room_id: game
+            for game in session.scalars(
+                select(Game).where(
+                    tuple_(Game.room_id, Game.number).in_(
+                        [(room.id, room.current_game_number) for room in rooms]
+                    )
+                )
+            )
+        }
+        pending: dict[int, list[Offer]] = {game.id: [] for game in games.values()}
+        for offer in session.scalars(
+            select(Offer).where(
+                Offer.game_id.in_(list(pending)), Offer.status == OfferStatus.PENDING
+            )
+        ):
+            pending[offer.game_id].append(offer)
+        # One flush at commit instead of one per room: the sweep adds no row that a query
+        # below would need to see.
+        with session.no_autoflush:
+            for room in rooms:
+                game = games[room.id]
+                # The deadlines need no moves: only the game, its offers and the seats.
+                state = GameState(room, game, [], pending[game.id])
+                apply_due_deadlines(session, state, ctx)
+                schedule(state, ctx)
+        return len(rooms)
+
+
 def sweep(database: Database, clock: Clock, settings: Settings) -> int:
     """Apply every deadline due now; returns how many rooms were handled."""
     started = time.perf_counter()
-    now = clock.now()
+    ctx = Context(clock.now(), settings)
     total = 0
     while True:
         with database.session() as session:
-            count = sweep_batch(session, now, settings, settings.sweep_batch_size)
+            count = sweep_batch(session, limit=settings.sweep_batch_size, ctx=ctx)
         total += count
         if count < settings.sweep_batch_size:
             break

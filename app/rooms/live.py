@@ -1,9 +1,7 @@
-"""Live updates: a room's event record as Server-Sent Events.
+"""Live updates: a room's event record as a stream of Server-Sent Events.
 
-`GET /api/rooms/{room_id}/events` with `Accept: text/event-stream` streams the record:
-each event's SSE id is its version, so a reconnect with `Last-Event-ID` (browsers send it
-by themselves) resumes after the last event received, without gaps or repeats. Without
-that Accept header the route answers the same record as one JSON page.
+Each event's SSE id is its version, so a reconnect with `Last-Event-ID` (browsers send it
+by themselves) resumes after the last event received, without gaps or repeats.
 
 Fan-out: one `Hub` per process. On PostgreSQL the hub holds a single LISTEN connection
 (not one per viewer) and hands each NOTIFY to the streams of that room, so an event made
@@ -23,20 +21,13 @@ from collections import deque
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, Header, Path, Query, Request
-from fastapi.responses import StreamingResponse
 from sqlalchemy.engine import make_url
 from starlette.concurrency import run_in_threadpool
 
 from app.core.db import Database
-from app.core.deps import TokenDep
 
-from . import errors
-from .models import Room
-from .notify import CHANNEL, Notice, add_listener, decode, remove_listener
-from .schemas import ErrorOut, EventsOut
-from .service import identify
-from .view import read_events
+from .events import CHANNEL, Notice, decode, local_notices
+from .service import read_events
 
 log = logging.getLogger("checkers.live")
 
@@ -136,7 +127,7 @@ class Hub:
                 with contextlib.suppress(RuntimeError):  # the loop has closed
                     loop.call_soon_threadsafe(self.dispatch, notice)
 
-            self._handle = add_listener(self.database.engine, from_thread)
+            self._handle = local_notices(self.database.sessionmaker).add(from_thread)
         else:
             self._task = loop.create_task(self._listen(), name="room-events-listener")
 
@@ -175,30 +166,13 @@ class Hub:
                 await self._task
             self._task = None
         if self._handle is not None:
-            remove_listener(self._handle)
+            local_notices(self.database.sessionmaker).remove(self._handle)
             self._handle = None
         self._loop = None
         self.listening.clear()
 
 
-def get_hub(request: Request) -> Hub:
-    hub: Hub | None = getattr(request.app.state, "live", None)
-    if hub is None:
-        hub = Hub(request.app.state.database)
-        request.app.state.live = hub
-    return hub
-
-
 # --- reading the record ---------------------------------------------------------------
-
-
-def check_viewer(database: Database, room_id: str, token: str | None) -> None:
-    """404 for an unknown room; 403 for a token that opens no seat of it."""
-    with database.session() as session, session.begin():
-        room = session.get(Room, room_id)
-        if room is None:
-            raise errors.RoomNotFound("no room with this id")
-        identify(room, token)
 
 
 def events_after(database: Database, room_id: str, after: int) -> list[dict[str, Any]]:
@@ -252,58 +226,3 @@ async def stream(
                     yield sse(event)
     finally:
         hub.unsubscribe(sub)
-
-
-# --- the route --------------------------------------------------------------------------
-
-router = APIRouter(prefix="/api", tags=["rooms"])
-
-
-def _resume_point(after: int, last_event_id: str | None) -> int:
-    """`Last-Event-ID` (a reconnecting EventSource) wins over `after`."""
-    if last_event_id is None or not last_event_id.strip():
-        return after
-    value = last_event_id.strip()
-    if not value.isdigit() or len(value) > 9:
-        raise errors.InvalidInput("Last-Event-ID must be the version of an event (a whole number)")
-    return int(value)
-
-
-@router.get(
-    "/rooms/{room_id}/events",
-    response_model=EventsOut,
-    responses={
-        200: {
-            "description": "JSON page of the record, or with `Accept: text/event-stream` "
-            "the live stream: each event's `id` is its version, `data` the event as JSON.",
-            "content": {"text/event-stream": {}},
-        },
-        **{code: {"model": ErrorOut} for code in (403, 404, 422)},
-    },
-    summary="The room's event record: a JSON page, or live as Server-Sent Events",
-)
-async def room_events(
-    request: Request,
-    token: TokenDep,
-    room_id: str = Path(min_length=1, max_length=64, description="The room's id."),
-    after: int = Query(default=0, ge=0, description="Start after this version."),
-    limit: int = Query(default=100, ge=1, le=500, description="JSON page size."),
-    last_event_id: str | None = Header(default=None, max_length=32),
-) -> Any:
-    """Anyone with the room id may watch; a seat's bearer token is accepted (and must be
-    right). Events carry no secrets."""
-    database: Database = request.app.state.database
-    start = _resume_point(after, last_event_id)
-    await run_in_threadpool(check_viewer, database, room_id, token)
-    if "text/event-stream" not in request.headers.get("accept", ""):
-
-        def page() -> EventsOut:
-            with database.session() as session:
-                return read_events(session, room_id=room_id, after=start, limit=limit)
-
-        return await run_in_threadpool(page)
-    return StreamingResponse(
-        stream(get_hub(request), room_id, start),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )

@@ -2,28 +2,26 @@
 
 A room has two stable seats (the creator's and the joiner's) and one or more games; each
 game says which seat plays the drums, so colours swap on a rematch while seats stay.
-Every state change of a room appends a row to its versioned event record.
+Every state change of a room appends a row to its versioned event record. Columns that
+hold a side, a role, a status, an ending or an offer's kind are typed with their enums
+and store the enums' values.
 """
 
 from __future__ import annotations
 
 import enum
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
-from sqlalchemy import (
-    JSON,
-    Boolean,
-    ForeignKey,
-    Index,
-    Integer,
-    SmallInteger,
-    String,
-    UniqueConstraint,
-)
+from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from app.core.db import Base, UTCDateTime
+from app.ai import Level
+from app.core.db import Base, EnumValue, UTCDateTime
+from app.engine import Side, Termination
+
+RoomStatusName = Literal["waiting", "playing", "finished", "expired"]
+GameStatusName = Literal["waiting", "playing", "finished"]
 
 
 class RoomStatus(enum.IntEnum):
@@ -35,8 +33,16 @@ class RoomStatus(enum.IntEnum):
     EXPIRED = 40  # closed for good: no move, offer, claim or rematch any more
 
     @property
-    def label(self) -> str:
-        return self.name.lower()
+    def label(self) -> RoomStatusName:
+        return _ROOM_LABELS[self]
+
+
+_ROOM_LABELS: dict[RoomStatus, RoomStatusName] = {
+    RoomStatus.WAITING: "waiting",
+    RoomStatus.PLAYING: "playing",
+    RoomStatus.FINISHED: "finished",
+    RoomStatus.EXPIRED: "expired",
+}
 
 
 class GameStatus(enum.IntEnum):
@@ -45,8 +51,15 @@ class GameStatus(enum.IntEnum):
     FINISHED = 30
 
     @property
-    def label(self) -> str:
-        return self.name.lower()
+    def label(self) -> GameStatusName:
+        return _GAME_LABELS[self]
+
+
+_GAME_LABELS: dict[GameStatus, GameStatusName] = {
+    GameStatus.WAITING: "waiting",
+    GameStatus.PLAYING: "playing",
+    GameStatus.FINISHED: "finished",
+}
 
 
 class SeatRole(enum.StrEnum):
@@ -58,6 +71,24 @@ class SeatRole(enum.StrEnum):
     @property
     def other(self) -> SeatRole:
         return SeatRole.JOINER if self is SeatRole.CREATOR else SeatRole.CREATOR
+
+
+class Ending(enum.StrEnum):
+    """How a game ended: by the rules (the engine's terminations) or by the service."""
+
+    NO_PIECES = "no_pieces"
+    NO_MOVES = "no_moves"
+    KING_MOVES = "king_moves"
+    REPETITION = "repetition"
+    MOVE_LIMIT = "move_limit"  # the MAX_PLIES cap
+    RESIGNATION = "resignation"
+    FORFEIT = "forfeit"
+    AGREEMENT = "agreement"
+    EXPIRED = "expired"
+
+    @classmethod
+    def of(cls, termination: Termination) -> Ending:
+        return cls[termination.name]
 
 
 class OfferKind(enum.StrEnum):
@@ -72,12 +103,39 @@ class OfferStatus(enum.StrEnum):
     LAPSED = "lapsed"  # the other player moved, the game ended, or the room closed
 
 
+class OfferAction(enum.StrEnum):
+    """What a player does about an offer."""
+
+    OFFER = "offer"
+    ACCEPT = "accept"
+    DECLINE = "decline"
+
+
+class EventKind(enum.StrEnum):
+    """The kinds of entries in a room's event record."""
+
+    CREATED = "created"
+    JOINED = "joined"
+    MOVE = "move"
+    DRAW_OFFERED = "draw_offered"
+    DRAW_ACCEPTED = "draw_accepted"
+    DRAW_DECLINED = "draw_declined"
+    REMATCH_OFFERED = "rematch_offered"
+    REMATCH_ACCEPTED = "rematch_accepted"
+    REMATCH_DECLINED = "rematch_declined"
+    RESIGNED = "resigned"
+    FORFEIT_CLAIMED = "forfeit_claimed"
+    CLAIM_OPEN = "claim_open"
+    GAME_OVER = "game_over"
+    EXPIRED = "expired"
+
+
 class Room(Base):
     __tablename__ = "rooms"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     rule_set: Mapped[str] = mapped_column(String(16))
-    status: Mapped[int] = mapped_column(SmallInteger)
+    status: Mapped[RoomStatus] = mapped_column(EnumValue(RoomStatus))
     current_game_number: Mapped[int] = mapped_column(Integer, default=1)
     # Version of the last event appended to the room's event record.
     version: Mapped[int] = mapped_column(Integer, default=0)
@@ -101,11 +159,11 @@ class Seat(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
-    role: Mapped[str] = mapped_column(String(8))
+    role: Mapped[SeatRole] = mapped_column(EnumValue(SeatRole, 8))
     # SHA-256 hex of the seat's secret token; NULL for a computer seat.
     token_hash: Mapped[str | None] = mapped_column(String(64))
-    # Set when the computer holds this seat (a later feature); NULL for a person.
-    computer_level: Mapped[str | None] = mapped_column(String(16))
+    # Set when the computer holds this seat; NULL for a person.
+    computer_level: Mapped[Level | None] = mapped_column(EnumValue(Level, 16))
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
     room: Mapped[Room] = relationship(back_populates="seats")
@@ -118,16 +176,16 @@ class Game(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
     number: Mapped[int] = mapped_column(Integer)
-    drums_seat: Mapped[str] = mapped_column(String(8))
-    status: Mapped[int] = mapped_column(SmallInteger)
+    drums_seat: Mapped[SeatRole] = mapped_column(EnumValue(SeatRole, 8))
+    status: Mapped[GameStatus] = mapped_column(EnumValue(GameStatus))
     # NULL: the rule set's standard start.
     start_fen: Mapped[str | None] = mapped_column(String(200))
     # Current position, always equal to the replay of the moves.
     fen: Mapped[str] = mapped_column(String(200))
     ply: Mapped[int] = mapped_column(Integer, default=0)
-    turn: Mapped[str] = mapped_column(String(5))
-    winner: Mapped[str | None] = mapped_column(String(5))
-    termination: Mapped[str | None] = mapped_column(String(16))
+    turn: Mapped[Side] = mapped_column(EnumValue(Side, 5))
+    winner: Mapped[Side | None] = mapped_column(EnumValue(Side, 5))
+    termination: Mapped[Ending | None] = mapped_column(EnumValue(Ending, 16))
     reason: Mapped[str | None] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
@@ -137,6 +195,14 @@ class Game(Base):
     claim_notified: Mapped[bool] = mapped_column(Boolean, default=False)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
+    def side_of(self, role: SeatRole) -> Side:
+        """The colour a seat plays in this game."""
+        return Side.DRUMS if self.drums_seat == role else Side.TIRES
+
+    def seat_of(self, side: Side) -> SeatRole:
+        """The seat that plays a colour in this game."""
+        return self.drums_seat if side is Side.DRUMS else self.drums_seat.other
+
 
 class Move(Base):
     __tablename__ = "moves"
@@ -145,7 +211,7 @@ class Move(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     ply: Mapped[int] = mapped_column(Integer)  # 1 for the first move of the game
-    side: Mapped[str] = mapped_column(String(5))
+    side: Mapped[Side] = mapped_column(EnumValue(Side, 5))
     notation: Mapped[str] = mapped_column(String(200))  # full path, e.g. 22x15x6
     path: Mapped[list[int]] = mapped_column(JSON)
     captured: Mapped[list[int]] = mapped_column(JSON)
@@ -163,9 +229,9 @@ class Offer(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
-    kind: Mapped[str] = mapped_column(String(8))
-    by_seat: Mapped[str] = mapped_column(String(8))
-    status: Mapped[str] = mapped_column(String(10))
+    kind: Mapped[OfferKind] = mapped_column(EnumValue(OfferKind, 8))
+    by_seat: Mapped[SeatRole] = mapped_column(EnumValue(SeatRole, 8))
+    status: Mapped[OfferStatus] = mapped_column(EnumValue(OfferStatus, 10))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from app.engine import RULE_SETS
+from app.engine import RULE_SETS, Side
 
 from .models import Game, Move, Room
-from .view import pdn_result
+from .policy import pdn_result
 
 
 def _tag(name: str, value: str) -> str:
@@ -18,8 +18,7 @@ def export_game(room: Room, game: Game, moves: list[Move], *, site: str) -> str:
     moves with every landing square, and the result."""
     rule_set = RULE_SETS[room.rule_set]
     result = pdn_result(game)
-    black = game.drums_seat
-    white = "joiner" if black == "creator" else "creator"
+    black, white = game.drums_seat, game.drums_seat.other
     date = (game.started_at or game.created_at).strftime("%Y.%m.%d")
     tags = [
         _tag("Event", f"{rule_set.name} correspondence game"),
@@ -36,12 +35,12 @@ def export_game(room: Room, game: Game, moves: list[Move], *, site: str) -> str:
     tokens: list[str] = []
     number = 1
     for move in moves:
-        if move.side == "drums":
+        if move.side is Side.DRUMS:
             tokens.append(f"{number}.")
         elif not tokens:
             tokens.append(f"{number}...")
         tokens.append(move.notation)
-        if move.side == "tires":
+        if move.side is Side.TIRES:
             number += 1
     if game.reason:
         tokens.append("{" + game.reason.replace("}", ")") + "}")

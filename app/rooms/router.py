@@ -1,42 +1,43 @@
-"""HTTP routes of the rooms API: thin translations between HTTP and the service."""
+"""HTTP routes of the rooms API: thin translations between HTTP and the service.
+
+The five seat actions (move, draw, rematch, resign, claim) are declared once, by
+`add_action_routes`, for the bearer-token API here and for the page endpoints of
+`app.web`, which take the seat from its cookie.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, Path, Request, Response, status
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
-from starlette.exceptions import HTTPException as StarletteHTTPException
+from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response, status
+from fastapi.params import Depends as DependsParam
+from fastapi.responses import PlainTextResponse, StreamingResponse
+from starlette.concurrency import run_in_threadpool
 
-from app.core.deps import BaseUrlDep, ClockDep, SessionDep, SettingsDep, TokenDep
+from app.core.context import Context
+from app.core.deps import BaseUrlDep, ContextDep, DatabaseDep, SessionDep, TokenDep, get_token
 from app.core.responses import ModelResponse
 from app.engine import RULE_SETS
 
 from . import errors, service
+from .live import stream
 from .pdn import export_game
+from .runtime import RoomsRuntime, RuntimeDep
 from .schemas import (
     ActionIn,
     CreateRoomIn,
     ErrorOut,
+    EventsOut,
     MoveIn,
     RoomView,
     RuleSetOut,
     SeatGrant,
 )
-from .view import grant_view, load_game, mover_view, read_room, rule_set_out, share_url
+from .state import GameState
+from .view import build_view, grant_view, rule_set_out, share_url
 
 router = APIRouter(prefix="/api", tags=["rooms"])
-
-
-def answer_action(request: Request, view: RoomView) -> ModelResponse:
-    """The answer to a room action; tells the computer player, when the app runs one, that
-    its room has changed (only rooms with a computer seat: waking it costs a transaction)."""
-    computer = getattr(request.app.state, "computer", None)
-    if computer is not None and any(seat.computer_level for seat in view.seats):
-        computer.kick(view.id)
-    return ModelResponse(view)
-
 
 RoomId = Path(min_length=1, max_length=64, description="The room's id from its share URL.")
 
@@ -45,22 +46,122 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _view(
-    session: SessionDep,
-    room_id: str,
-    token: str | None,
-    clock: ClockDep,
-    settings: SettingsDep,
-    base: str,
-) -> RoomView:
-    return read_room(
-        session,
-        room_id=room_id,
-        token=token,
-        now=clock.now(),
-        settings=settings,
-        base_url=base,
+def answer(state: GameState, ctx: Context, base_url: str, runtime: RoomsRuntime) -> Response:
+    """The answer to a room action: the room as the acting seat now sees it. The app's
+    hooks (the computer player) hear of the action first."""
+    runtime.acted(state)
+    return ModelResponse(build_view(state, settings=ctx.settings, base_url=base_url))
+
+
+def add_action_routes(
+    router: APIRouter,
+    *,
+    room_path: str,
+    token_from: Callable[..., Any],
+    dependencies: Sequence[DependsParam] = (),
+    include_in_schema: bool = True,
+) -> None:
+    """Declare the seat actions on `router` under `room_path` (a path with `{room_id}`);
+    `token_from` is the dependency that finds the seat's token in the request."""
+    # A default, not an annotation: these endpoints' annotations are read as strings,
+    # which cannot name a local.
+    seat_token = Depends(token_from)
+    options: dict[str, Any] = {
+        "response_model": RoomView,
+        "responses": _REFUSALS,
+        "dependencies": list(dependencies),
+        "include_in_schema": include_in_schema,
+    }
+
+    @router.post(
+        f"{room_path}/moves",
+        summary="Play a move (expected_ply guards against stale moves; a resend is a no-op)",
+        **options,
     )
+    def play_move(
+        body: MoveIn,
+        session: SessionDep,
+        ctx: ContextDep,
+        base: BaseUrlDep,
+        runtime: RuntimeDep,
+        token: str | None = seat_token,
+        room_id: str = RoomId,
+    ) -> Response:
+        state = service.play_move(
+            session,
+            room_id=room_id,
+            token=token,
+            move=body.move.strip(),
+            expected_ply=body.expected_ply,
+            ctx=ctx,
+        )
+        return answer(state, ctx, base, runtime)
+
+    @router.post(
+        f"{room_path}/draw",
+        summary="Offer a draw, or accept or decline the opponent's offer",
+        **options,
+    )
+    def draw(
+        body: ActionIn,
+        session: SessionDep,
+        ctx: ContextDep,
+        base: BaseUrlDep,
+        runtime: RuntimeDep,
+        token: str | None = seat_token,
+        room_id: str = RoomId,
+    ) -> Response:
+        state = service.draw_action(
+            session, room_id=room_id, token=token, action=body.action, ctx=ctx
+        )
+        return answer(state, ctx, base, runtime)
+
+    @router.post(
+        f"{room_path}/rematch",
+        summary="Offer a rematch after a game, or accept or decline the opponent's offer",
+        **options,
+    )
+    def rematch(
+        body: ActionIn,
+        session: SessionDep,
+        ctx: ContextDep,
+        base: BaseUrlDep,
+        runtime: RuntimeDep,
+        token: str | None = seat_token,
+        room_id: str = RoomId,
+    ) -> Response:
+        state = service.rematch_action(
+            session, room_id=room_id, token=token, action=body.action, ctx=ctx
+        )
+        return answer(state, ctx, base, runtime)
+
+    @router.post(f"{room_path}/resign", summary="Resign the game in progress", **options)
+    def resign(
+        session: SessionDep,
+        ctx: ContextDep,
+        base: BaseUrlDep,
+        runtime: RuntimeDep,
+        token: str | None = seat_token,
+        room_id: str = RoomId,
+    ) -> Response:
+        state = service.resign(session, room_id=room_id, token=token, ctx=ctx)
+        return answer(state, ctx, base, runtime)
+
+    @router.post(
+        f"{room_path}/claim-forfeit",
+        summary="Claim the win when the player to move let the claim window open",
+        **options,
+    )
+    def claim_forfeit(
+        session: SessionDep,
+        ctx: ContextDep,
+        base: BaseUrlDep,
+        runtime: RuntimeDep,
+        token: str | None = seat_token,
+        room_id: str = RoomId,
+    ) -> Response:
+        state = service.claim_forfeit(session, room_id=room_id, token=token, ctx=ctx)
+        return answer(state, ctx, base, runtime)
 
 
 @router.get("/rule-sets", response_model=list[RuleSetOut], summary="The six rule sets")
@@ -76,16 +177,10 @@ def list_rule_sets() -> list[RuleSetOut]:
     summary="Create a room; the creator plays the drums",
 )
 def create_room(
-    body: CreateRoomIn,
-    session: SessionDep,
-    clock: ClockDep,
-    settings: SettingsDep,
-    base: BaseUrlDep,
+    body: CreateRoomIn, session: SessionDep, ctx: ContextDep, base: BaseUrlDep
 ) -> SeatGrant:
-    granted = service.create_room(
-        session, rule_set=body.rule_set, now=clock.now(), settings=settings
-    )
-    return grant_view(session, granted, settings=settings, base_url=base)
+    granted = service.create_room(session, rule_set=body.rule_set, ctx=ctx)
+    return grant_view(granted, settings=ctx.settings, base_url=base)
 
 
 @router.get(
@@ -97,12 +192,12 @@ def create_room(
 def get_room(
     session: SessionDep,
     token: TokenDep,
-    clock: ClockDep,
-    settings: SettingsDep,
+    ctx: ContextDep,
     base: BaseUrlDep,
     room_id: str = RoomId,
 ) -> Response:
-    return ModelResponse(_view(session, room_id, token, clock, settings, base))
+    state = service.read_room(session, room_id=room_id, token=token, ctx=ctx)
+    return ModelResponse(build_view(state, settings=ctx.settings, base_url=base))
 
 
 @router.post(
@@ -112,134 +207,13 @@ def get_room(
     summary="Take the open seat (the tires in game 1)",
 )
 def join_room(
-    session: SessionDep,
-    clock: ClockDep,
-    settings: SettingsDep,
-    base: BaseUrlDep,
-    room_id: str = RoomId,
+    session: SessionDep, ctx: ContextDep, base: BaseUrlDep, room_id: str = RoomId
 ) -> SeatGrant:
-    granted = service.join_room(session, room_id=room_id, now=clock.now(), settings=settings)
-    return grant_view(session, granted, settings=settings, base_url=base)
+    granted = service.join_room(session, room_id=room_id, ctx=ctx)
+    return grant_view(granted, settings=ctx.settings, base_url=base)
 
 
-@router.post(
-    "/rooms/{room_id}/moves",
-    response_model=RoomView,
-    responses=_REFUSALS,
-    summary="Play a move (expected_ply guards against stale moves; a resend is a no-op)",
-)
-def play_move(
-    body: MoveIn,
-    request: Request,
-    session: SessionDep,
-    token: TokenDep,
-    clock: ClockDep,
-    settings: SettingsDep,
-    base: BaseUrlDep,
-    room_id: str = RoomId,
-) -> Response:
-    view = service.play_move(
-        session,
-        room_id=room_id,
-        token=token,
-        text=body.move.strip(),
-        expected_ply=body.expected_ply,
-        now=clock.now(),
-        settings=settings,
-        answer=mover_view(settings=settings, base_url=base),
-    )
-    assert view is not None  # `answer` was given
-    return answer_action(request, view)
-
-
-@router.post(
-    "/rooms/{room_id}/draw",
-    response_model=RoomView,
-    responses=_REFUSALS,
-    summary="Offer a draw, or accept or decline the opponent's offer",
-)
-def draw(
-    body: ActionIn,
-    request: Request,
-    session: SessionDep,
-    token: TokenDep,
-    clock: ClockDep,
-    settings: SettingsDep,
-    base: BaseUrlDep,
-    room_id: str = RoomId,
-) -> Response:
-    service.draw_action(
-        session,
-        room_id=room_id,
-        token=token,
-        action=body.action,
-        now=clock.now(),
-        settings=settings,
-    )
-    return answer_action(request, _view(session, room_id, token, clock, settings, base))
-
-
-@router.post(
-    "/rooms/{room_id}/resign",
-    response_model=RoomView,
-    responses=_REFUSALS,
-    summary="Resign the game in progress",
-)
-def resign(
-    session: SessionDep,
-    token: TokenDep,
-    clock: ClockDep,
-    settings: SettingsDep,
-    base: BaseUrlDep,
-    room_id: str = RoomId,
-) -> Response:
-    service.resign(session, room_id=room_id, token=token, now=clock.now(), settings=settings)
-    return ModelResponse(_view(session, room_id, token, clock, settings, base))
-
-
-@router.post(
-    "/rooms/{room_id}/claim-forfeit",
-    response_model=RoomView,
-    responses=_REFUSALS,
-    summary="Claim the win when the player to move let the claim window open",
-)
-def claim_forfeit(
-    session: SessionDep,
-    token: TokenDep,
-    clock: ClockDep,
-    settings: SettingsDep,
-    base: BaseUrlDep,
-    room_id: str = RoomId,
-) -> Response:
-    service.claim_forfeit(session, room_id=room_id, token=token, now=clock.now(), settings=settings)
-    return ModelResponse(_view(session, room_id, token, clock, settings, base))
-
-
-@router.post(
-    "/rooms/{room_id}/rematch",
-    response_model=RoomView,
-    responses=_REFUSALS,
-    summary="Offer a rematch after a game, or accept or decline the opponent's offer",
-)
-def rematch(
-    body: ActionIn,
-    request: Request,
-    session: SessionDep,
-    token: TokenDep,
-    clock: ClockDep,
-    settings: SettingsDep,
-    base: BaseUrlDep,
-    room_id: str = RoomId,
-) -> Response:
-    service.rematch_action(
-        session,
-        room_id=room_id,
-        token=token,
-        action=body.action,
-        now=clock.now(),
-        settings=settings,
-    )
-    return answer_action(request, _view(session, room_id, token, clock, settings, base))
+add_action_routes(router, room_path="/rooms/{room_id}", token_from=get_token)
 
 
 @router.get(
@@ -254,7 +228,7 @@ def game_pdn(
     room_id: str = RoomId,
     number: int = Path(ge=1, le=1_000_000),
 ) -> PlainTextResponse:
-    room, game, moves = load_game(session, room_id, number)
+    room, game, moves = service.read_game(session, room_id=room_id, number=number)
     return PlainTextResponse(
         export_game(room, game, moves, site=share_url(base, room.id)),
         media_type="application/x-pdn",
@@ -262,63 +236,57 @@ def game_pdn(
     )
 
 
-# --- errors: the one place domain refusals become HTTP statuses -----------------------
-
-STATUS_OF: dict[type[errors.RoomError], int] = {
-    errors.NotFound: status.HTTP_404_NOT_FOUND,
-    errors.Unauthenticated: status.HTTP_401_UNAUTHORIZED,
-    errors.Forbidden: status.HTTP_403_FORBIDDEN,
-    errors.Conflict: status.HTTP_409_CONFLICT,
-    errors.InvalidInput: status.HTTP_422_UNPROCESSABLE_CONTENT,
-}
-
-
-def status_of(exc: errors.RoomError) -> int:
-    for cls in type(exc).__mro__:
-        if cls in STATUS_OF:
-            return STATUS_OF[cls]
-    return status.HTTP_400_BAD_REQUEST
+def _resume_point(after: int, last_event_id: str | None) -> int:
+    """`Last-Event-ID` (a reconnecting EventSource) wins over `after`."""
+    if last_event_id is None or not last_event_id.strip():
+        return after
+    value = last_event_id.strip()
+    if not value.isdigit() or len(value) > 9:
+        raise errors.InvalidInput("Last-Event-ID must be the version of an event (a whole number)")
+    return int(value)
 
 
-def install_error_handlers(app: FastAPI) -> None:
-    """Every refusal answers `{"detail": <reason>, "code": <machine code>, ...}`."""
+@router.get(
+    "/rooms/{room_id}/events",
+    response_model=EventsOut,
+    responses={
+        200: {
+            "description": "JSON page of the record, or with `Accept: text/event-stream` "
+            "the live stream: each event's `id` is its version, `data` the event as JSON.",
+            "content": {"text/event-stream": {}},
+        },
+        **{code: {"model": ErrorOut} for code in (403, 404, 422)},
+    },
+    summary="The room's event record: a JSON page, or live as Server-Sent Events",
+)
+async def room_events(
+    request: Request,
+    token: TokenDep,
+    database: DatabaseDep,
+    runtime: RuntimeDep,
+    room_id: str = Path(min_length=1, max_length=64, description="The room's id."),
+    after: int = Query(default=0, ge=0, description="Start after this version."),
+    limit: int = Query(default=100, ge=1, le=500, description="JSON page size."),
+    last_event_id: str | None = Header(default=None, max_length=32),
+) -> Any:
+    """Anyone with the room id may watch; a seat's bearer token is accepted (and must be
+    right). Events carry no secrets."""
+    start = _resume_point(after, last_event_id)
 
-    async def on_room_error(_request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, errors.RoomError)
-        code = status_of(exc)
-        headers = {"WWW-Authenticate": "Bearer"} if code == 401 else None
-        return JSONResponse(
-            {"detail": exc.message, "code": exc.code, **exc.extra}, code, headers=headers
-        )
+    def check() -> None:
+        with database.session() as session:
+            service.check_viewer(session, room_id=room_id, token=token)
 
-    async def on_validation(_request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, RequestValidationError)
-        problems = [
-            {
-                "loc": list(err.get("loc", ())),
-                "msg": str(err.get("msg", "")),
-                "type": str(err.get("type", "")),
-            }
-            for err in exc.errors()
-        ]
-        summary = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in problems)
-        return JSONResponse(
-            {
-                "detail": f"invalid request: {summary}",
-                "code": "validation_error",
-                "errors": problems,
-            },
-            status.HTTP_422_UNPROCESSABLE_CONTENT,
-        )
+    await run_in_threadpool(check)
+    if "text/event-stream" not in request.headers.get("accept", ""):
 
-    async def on_http(_request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, StarletteHTTPException)
-        return JSONResponse(
-            {"detail": str(exc.detail), "code": "http_error"},
-            exc.status_code,
-            headers=getattr(exc, "headers", None),
-        )
+        def page() -> EventsOut:
+            with database.session() as session:
+                return service.read_events(session, room_id=room_id, after=start, limit=limit)
 
-    app.add_exception_handler(errors.RoomError, on_room_error)
-    app.add_exception_handler(RequestValidationError, on_validation)
-    app.add_exception_handler(StarletteHTTPException, on_http)
+        return await run_in_threadpool(page)
+    return StreamingResponse(
+        stream(runtime.hub, room_id, start),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

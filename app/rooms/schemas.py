@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-SideName = Literal["drums", "tires"]
-SeatName = Literal["creator", "joiner"]
+from app.ai import Level
+from app.engine import Side
+
+from .models import (
+    Ending,
+    GameStatusName,
+    OfferAction,
+    OfferKind,
+    RoomStatusName,
+    SeatRole,
+)
+from .policy import PdnResult
 
 
 class _In(BaseModel):
@@ -37,7 +47,7 @@ class MoveIn(_In):
 
 
 class ActionIn(_In):
-    action: Literal["offer", "accept", "decline"]
+    action: OfferAction
 
 
 class RuleSetOut(BaseModel):
@@ -52,21 +62,21 @@ class RuleSetOut(BaseModel):
 
 
 class SeatOut(BaseModel):
-    seat: SeatName
-    side: SideName = Field(description="The seat's colour in the current game.")
+    seat: SeatRole
+    side: Side = Field(description="The seat's colour in the current game.")
     taken: bool
-    computer_level: str | None = None
+    computer_level: Level | None = None
 
 
 class YouOut(BaseModel):
-    seat: SeatName
-    side: SideName
+    seat: SeatRole
+    side: Side
     to_move: bool = Field(description="The current game is in progress and it is your turn.")
 
 
 class PlayedMoveOut(BaseModel):
     ply: int
-    side: SideName
+    side: Side
     notation: str = Field(description="Numeric, every landing square: 22x15x6.")
     algebraic: str
     path: list[int] = Field(description="Start square then every landing square.")
@@ -85,12 +95,12 @@ class LegalMoveOut(BaseModel):
 
 
 class ResultOut(BaseModel):
-    winner: SideName | None
-    winner_seat: SeatName | None
-    termination: str
+    winner: Side | None
+    winner_seat: SeatRole | None
+    termination: Ending
     reason: str = Field(examples=["drums resigned", "threefold repetition"])
     text: str = Field(examples=["Tires win: drums resigned", "Draw: threefold repetition"])
-    pdn: Literal["1-0", "0-1", "1/2-1/2", "*"]
+    pdn: PdnResult
 
 
 class DrawOffersLeft(BaseModel):
@@ -100,11 +110,11 @@ class DrawOffersLeft(BaseModel):
 
 class GameOut(BaseModel):
     number: int
-    status: Literal["waiting", "playing", "finished"]
-    drums_seat: SeatName
-    tires_seat: SeatName
+    status: GameStatusName
+    drums_seat: SeatRole
+    tires_seat: SeatRole
     fen: str
-    turn: SideName
+    turn: Side
     ply: int
     moves: list[PlayedMoveOut]
     legal_moves: list[LegalMoveOut] = Field(
@@ -118,16 +128,16 @@ class GameOut(BaseModel):
 
 
 class OfferOut(BaseModel):
-    kind: Literal["draw", "rematch"]
-    by_seat: SeatName
-    by_side: SideName
+    kind: OfferKind
+    by_seat: SeatRole
+    by_side: Side
     created_at: datetime
 
 
 class GameSummaryOut(BaseModel):
     number: int
-    drums_seat: SeatName
-    status: Literal["waiting", "playing", "finished"]
+    drums_seat: SeatRole
+    status: GameStatusName
     plies: int
     result: ResultOut | None
     pdn_url: str
@@ -144,7 +154,7 @@ class RoomView(BaseModel):
     id: str
     share_url: str
     rule_set: RuleSetOut
-    status: Literal["waiting", "playing", "finished", "expired"]
+    status: RoomStatusName
     version: int = Field(description="Version of the room's last event.")
     created_at: datetime
     seats: list[SeatOut]
@@ -166,8 +176,8 @@ class SeatGrant(BaseModel):
 
     room_id: str
     share_url: str
-    seat: SeatName
-    side: SideName
+    seat: SeatRole
+    side: Side
     token: str = Field(description="Send as `Authorization: Bearer <token>`. Keep it secret.")
     room: RoomView
 
@@ -190,8 +200,3 @@ class ErrorOut(BaseModel):
     code: str = Field(description="Machine-readable reason.")
 
     model_config = ConfigDict(extra="allow")
-
-
-class HealthOut(BaseModel):
-    status: Literal["ok"]
-    database: str

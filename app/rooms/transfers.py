@@ -14,11 +14,13 @@ from datetime import datetime, timedelta
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from app.core.context import Context
 from app.core.logging import log_fields
 
 from . import errors
-from .models import Seat, SeatRole, SeatTransfer
-from .service import Granted, hash_token, lock_room, new_token, require_seat
+from .models import Seat, SeatTransfer
+from .seats import hash_token, new_token
+from .service import Granted, locked_room
 
 log = logging.getLogger("checkers.game")
 
@@ -38,14 +40,13 @@ def _cancel_open(session: Session, seat: Seat, now: datetime) -> None:
 
 
 def create_transfer(
-    session: Session, *, room_id: str, token: str | None, now: datetime
+    session: Session, *, room_id: str, token: str | None, ctx: Context
 ) -> tuple[str, datetime]:
     """A new one-time secret for the token's seat and the instant it expires."""
-    secret = new_token()
+    secret, now = new_token(), ctx.now
     expires = now + TRANSFER_LIFETIME
-    with session.begin():
-        room = lock_room(session, room_id)
-        seat = require_seat(room, token)
+    with locked_room(session, room_id, token=token, ctx=ctx) as state:
+        seat = state.require_seat()
         _cancel_open(session, seat, now)
         session.add(
             SeatTransfer(
@@ -56,23 +57,22 @@ def create_transfer(
                 used_at=None,
             )
         )
-        log_fields(log, "transfer_created", room=room.id, seat=seat.role)
+        log_fields(log, "transfer_created", room=room_id, seat=seat.role)
     return secret, expires
 
 
-def redeem_transfer(session: Session, *, room_id: str, secret: str, now: datetime) -> Granted:
+def redeem_transfer(session: Session, *, room_id: str, secret: str, ctx: Context) -> Granted:
     """Move the seat of `secret` to its bearer: a new token for the seat, the link spent.
 
     The lookup is by the secret's hash (an index probe on a 256-bit value), so no secret
     is ever compared piecewise.
     """
-    token = new_token()
-    with session.begin():
-        room = lock_room(session, room_id)
+    token, now = new_token(), ctx.now
+    with locked_room(session, room_id, ctx=ctx) as state:
         found = session.execute(
             select(SeatTransfer, Seat)
             .join(Seat, Seat.id == SeatTransfer.seat_id)
-            .where(SeatTransfer.secret_hash == hash_token(secret), Seat.room_id == room.id)
+            .where(SeatTransfer.secret_hash == hash_token(secret), Seat.room_id == room_id)
         ).one_or_none()
         if found is None:
             raise TransferInvalid("this link does not move a seat of this room")
@@ -83,5 +83,6 @@ def redeem_transfer(session: Session, *, room_id: str, secret: str, now: datetim
             raise TransferInvalid("this link has expired: make a new one on your other device")
         seat.token_hash = hash_token(token)
         _cancel_open(session, seat, now)
-        log_fields(log, "transfer_redeemed", room=room.id, seat=seat.role)
-        return Granted(room.id, SeatRole(seat.role), token)
+        state.seat = seat
+        log_fields(log, "transfer_redeemed", room=room_id, seat=seat.role)
+        return Granted(state, token)

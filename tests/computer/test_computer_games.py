@@ -10,9 +10,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.computer import service as computer_service
-from app.computer.runner import ComputerRunner, ComputerSettings
+from app.computer.runner import ComputerRunner
 from app.computer.worker import Task, run_task
 from app.core.clock import ManualClock
+from app.core.context import Context
 from app.core.db import Database
 from app.core.settings import Settings
 from app.engine import Board
@@ -23,10 +24,13 @@ LEVELS = ["tamer", "driver", "warden", "executive"]
 
 @pytest.fixture
 def client(settings: Settings, clock: ManualClock, database: Database) -> Iterator[TestClient]:
-    app = create_app(settings, clock=clock, database=database)
-    app.state.computer.config = ComputerSettings(workers=1, time_limit=0.05)
+    app = create_app(fast_computer(settings), clock=clock, database=database)
     with TestClient(app, raise_server_exceptions=False) as c:
         yield c
+
+
+def fast_computer(settings: Settings) -> Settings:
+    return settings.model_copy(update={"computer_workers": 1, "computer_time_limit": 0.05})
 
 
 def auth(token: str) -> dict[str, str]:
@@ -191,8 +195,7 @@ def test_a_stale_result_is_dropped(client: TestClient, database: Database) -> No
             session,
             stale,
             "22-18",
-            now=client.app.state.clock.now(),
-            settings=settings,  # type: ignore[attr-defined]
+            ctx=Context(client.app.state.clock.now(), settings),  # type: ignore[attr-defined]
         )
     assert not applied
     assert view(client, room_id)["game"]["ply"] == 2
@@ -209,8 +212,7 @@ def test_a_reply_owed_before_a_restart_is_made_on_start(
         open_with_11_15(c, room_id, token)
         assert view(c, room_id)["game"]["ply"] == 1
     # Second server: the owed reply is data, found and played on start.
-    app2 = create_app(settings, clock=clock, database=database)
-    app2.state.computer.config = ComputerSettings(workers=1, time_limit=0.05)
+    app2 = create_app(fast_computer(settings), clock=clock, database=database)
     with TestClient(app2) as c2:
         v = wait_for(c2, room_id, lambda v: v["game"]["ply"] == 2)
         assert v["game"]["moves"][1]["side"] == "tires"

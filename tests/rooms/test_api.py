@@ -320,14 +320,14 @@ def test_ambiguous_short_form_names_the_candidates(
     api: Api, database: Database, settings: Any, clock: Any
 ) -> None:
     """A drums man on d2 (7) can take c3,c5 or e3,e5 and land on d6 (23) either way."""
+    from app.core.context import Context
     from app.rooms import service
 
     with database.session() as session:
         granted = service.create_room(
             session,
             rule_set="english",
-            now=clock.now(),
-            settings=settings,
+            ctx=Context(clock.now(), settings),
             first_fen="B:W10,11,18,19:B7",
         )
     room = Room(granted.room_id, granted.token)
@@ -467,11 +467,12 @@ def test_pdn_export(api: Api) -> None:
 def test_pdn_of_a_set_up_position_carries_its_fen(
     api: Api, database: Database, settings: Any, clock: Any
 ) -> None:
+    from app.core.context import Context
     from app.rooms import service
 
     with database.session() as session:
         granted = service.create_room(
-            session, rule_set="english", now=clock.now(), settings=settings, first_fen="W:W18:B14"
+            session, rule_set="english", ctx=Context(clock.now(), settings), first_fen="W:W18:B14"
         )
     room = Room(granted.room_id, granted.token)
     room.joiner = api.client.post(f"/api/rooms/{room.id}/join").json()["token"]

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import func, select
 
+from app.core.context import Context
 from app.core.db import Database
 from app.core.settings import Settings
 from app.rooms import errors, service
@@ -20,9 +21,9 @@ NOW = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
 def _room(database: Database, settings: Settings) -> tuple[str, str]:
     with database.session() as session:
-        granted = service.create_room(session, rule_set="english", now=NOW, settings=settings)
+        granted = service.create_room(session, rule_set="english", ctx=Context(NOW, settings))
     with database.session() as session:
-        service.join_room(session, room_id=granted.room_id, now=NOW, settings=settings)
+        service.join_room(session, room_id=granted.room_id, ctx=Context(NOW, settings))
     return granted.room_id, granted.token
 
 
@@ -41,10 +42,9 @@ def _submit_all(
                     session,
                     room_id=room_id,
                     token=token,
-                    text=text,
+                    move=text,
                     expected_ply=0,
-                    now=NOW,
-                    settings=settings,
+                    ctx=Context(NOW, settings),
                 )
             outcome = "ok"
         except errors.RoomError as exc:

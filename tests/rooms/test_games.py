@@ -113,6 +113,7 @@ def test_threefold_repetition_draws_at_once(api: Api, database: Database) -> Non
     third time after the eighth ply."""
     from datetime import UTC, datetime
 
+    from app.core.context import Context
     from app.core.settings import Settings
     from app.rooms import service
 
@@ -122,8 +123,7 @@ def test_threefold_repetition_draws_at_once(api: Api, database: Database) -> Non
         granted = service.create_room(
             session,
             rule_set="english",
-            now=datetime.now(UTC),
-            settings=Settings(database_url=database.url),
+            ctx=Context(datetime.now(UTC), Settings(database_url=database.url)),
             first_fen="B:WK32:BK1",
         )
     room = Room(granted.room_id, granted.token)

@@ -16,7 +16,8 @@ from app.core.db import Database
 from app.core.settings import Settings
 from app.engine import Board
 from app.rooms.models import Event, Game, GameStatus, Room, RoomStatus, Seat
-from app.rooms.service import hash_token, next_check
+from app.rooms.policy import next_check
+from app.rooms.seats import hash_token
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

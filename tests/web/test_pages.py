@@ -67,18 +67,6 @@ def test_home_lists_every_rule_set_with_its_description(browser: TestClient) -> 
     assert '<button type="submit" class="button">Play the computer' in r.text
 
 
-def test_computer_games_are_detected_from_the_routes() -> None:
-    from fastapi import FastAPI
-
-    from app.computer.router import router as computer_router
-    from app.web.router import computer_games_available
-
-    assert not computer_games_available(FastAPI())
-    with_computer = FastAPI()
-    with_computer.include_router(computer_router)
-    assert computer_games_available(with_computer)
-
-
 def test_play_the_computer_keeps_the_seat_in_the_cookie(browser: TestClient) -> None:
     r = browser.post("/computer", json={"level": "tamer", "rule_set": "thai"}, headers=SAME)
     assert r.status_code == 201, r.text
