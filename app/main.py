@@ -116,7 +116,7 @@ def floor(room_id: str, session: SessionDep) -> dict[str, int]:
     can cost on this stack, a transaction like a move's stripped of the game: lock the
     room, write it, commit."""
     with session.begin():
-        room = lock_room(session, room_id)
+        room = lock_room(session, room_id=room_id)
         session.execute(update(Room).where(Room.id == room_id).values(version=Room.version))
         return {"version": room.version}
 

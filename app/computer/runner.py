@@ -153,9 +153,9 @@ class ComputerRunner:
                 ctx = self._context()
                 if task.kind == TaskKind.MOVE:
                     assert isinstance(answer, str)
-                    applied = service.apply_move(session, task, answer, ctx=ctx)
+                    applied = service.apply_move(session, task=task, move=answer, ctx=ctx)
                 else:
-                    applied = service.answer_offer(session, task, bool(answer), ctx=ctx)
+                    applied = service.answer_offer(session, task=task, accept=bool(answer), ctx=ctx)
             log_fields(
                 log,
                 "computer reply",

@@ -90,7 +90,7 @@ def next_task(session: Session, *, room_id: str, ctx: Context) -> Task | None:
     )
 
 
-def rooms_waiting_for_the_computer(session: Session, limit: int = 1000) -> list[str]:
+def rooms_waiting_for_the_computer(session: Session, *, limit: int = 1000) -> list[str]:
     """Rooms where the computer owes something: its move in a game in progress, or an
     answer to the person's pending draw or rematch offer (next_task has the details)."""
     computers_turn = or_(
@@ -129,7 +129,7 @@ def rooms_waiting_for_the_computer(session: Session, limit: int = 1000) -> list[
         )
 
 
-def apply_move(session: Session, task: Task, notation: str, *, ctx: Context) -> bool:
+def apply_move(session: Session, *, task: Task, move: str, ctx: Context) -> bool:
     """Play the computer's move; False (nothing changed) if the game has moved on."""
     try:
         with rooms.locked_room(session, task.room_id, token=COMPUTER, ctx=ctx) as state:
@@ -141,14 +141,14 @@ def apply_move(session: Session, task: Task, notation: str, *, ctx: Context) -> 
                 or game.turn != game.side_of(seat.role)
             ):
                 return False
-            rooms.record_move(session, state, seat, notation, ctx)
+            rooms.record_move(session, state, seat=seat, move=move, ctx=ctx)
             return True
     except errors.RoomError as exc:
         log_fields(log, "computer move refused", room=task.room_id, reason=exc.code)
         return False
 
 
-def answer_offer(session: Session, task: Task, accept: bool, *, ctx: Context) -> bool:
+def answer_offer(session: Session, *, task: Task, accept: bool, ctx: Context) -> bool:
     """Accept or decline the person's pending draw or rematch offer, as the computer;
     False if the offer is no longer there (the answer is dropped)."""
     action = OfferAction.ACCEPT if accept else OfferAction.DECLINE

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .logging import log_fields
+from .responses import send_json
 
 access_log = logging.getLogger("checkers.access")
 
@@ -57,20 +57,8 @@ class BodyLimitMiddleware:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
-        payload = json.dumps(
-            {"detail": f"request body larger than {self.max_bytes} bytes", "code": "too_large"}
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": payload})
+        detail = f"request body larger than {self.max_bytes} bytes"
+        await send_json(send, 413, {"detail": detail, "code": "too_large"})
 
 
 class AccessLogMiddleware:

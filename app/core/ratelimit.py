@@ -11,7 +11,6 @@ so nothing changes.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import time
@@ -22,6 +21,7 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from .responses import send_json
 from .settings import Settings
 
 _ROOM = r"/[^/]+"
@@ -101,22 +101,9 @@ class RateLimitMiddleware:
 
 
 async def _refuse(send: Send, bucket: str, item: RateLimitItem, retry_after: int) -> None:
-    payload = json.dumps(
-        {
-            "detail": f"too many requests ({bucket}): at most {item}; retry in {retry_after} s",
-            "code": "rate_limited",
-            "retry_after": retry_after,
-        }
-    ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 429,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(payload)).encode()),
-                (b"retry-after", str(retry_after).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": payload})
+    body = {
+        "detail": f"too many requests ({bucket}): at most {item}; retry in {retry_after} s",
+        "code": "rate_limited",
+        "retry_after": retry_after,
+    }
+    await send_json(send, 429, body, [(b"retry-after", str(retry_after).encode())])

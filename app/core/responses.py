@@ -1,11 +1,15 @@
-"""A JSON answer serialised straight from its Pydantic model."""
+"""JSON answers: one serialised straight from its Pydantic model, and one sent by a
+middleware before the request reaches the app."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from typing import Any
 
 from fastapi.responses import Response
 from pydantic import BaseModel
+from starlette.types import Send
 
 
 class ModelResponse(Response):
@@ -20,3 +24,22 @@ class ModelResponse(Response):
     def render(self, content: Any) -> bytes:
         assert isinstance(content, BaseModel)
         return content.model_dump_json().encode()
+
+
+async def send_json(
+    send: Send, status: int, body: dict[str, Any], headers: Iterable[tuple[bytes, bytes]] = ()
+) -> None:
+    """Answer `body` as JSON with `status` at the ASGI level (a refusal by a middleware)."""
+    payload = json.dumps(body).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})

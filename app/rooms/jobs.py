@@ -77,7 +77,7 @@ def sweep_batch(session: Session, *, limit: int, ctx: Context) -> int:
                 game = games[room.id]
                 # The deadlines need no moves: only the game, its offers and the seats.
                 state = GameState(room, game, [], pending[game.id])
-                apply_due_deadlines(session, state, ctx)
+                apply_due_deadlines(session, state, ctx=ctx)
                 schedule(state, ctx)
         return len(rooms)
 

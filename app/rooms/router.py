@@ -8,11 +8,13 @@ The five seat actions (move, draw, rematch, resign, claim) are declared once, by
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response, status
 from fastapi.params import Depends as DependsParam
 from fastapi.responses import PlainTextResponse, StreamingResponse
+from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.core.context import Context
@@ -46,11 +48,22 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def answer(state: GameState, ctx: Context, base_url: str, runtime: RoomsRuntime) -> Response:
-    """The answer to a room action: the room as the acting seat now sees it. The app's
-    hooks (the computer player) hear of the action first."""
-    runtime.acted(state)
-    return ModelResponse(build_view(state, settings=ctx.settings, base_url=base_url))
+@dataclass(frozen=True, slots=True)
+class Acting:
+    """What a seat action's route works with: the session, the seat's token, the
+    request's context, the base of share links and the app's rooms runtime."""
+
+    session: Session
+    token: str | None
+    ctx: Context
+    base_url: str
+    runtime: RoomsRuntime
+
+    def answer(self, state: GameState) -> Response:
+        """The room as the acting seat now sees it; the app's hooks (the computer player)
+        hear of the action first."""
+        self.runtime.acted(state)
+        return ModelResponse(build_view(state, settings=self.ctx.settings, base_url=self.base_url))
 
 
 def add_action_routes(
@@ -63,9 +76,17 @@ def add_action_routes(
 ) -> None:
     """Declare the seat actions on `router` under `room_path` (a path with `{room_id}`);
     `token_from` is the dependency that finds the seat's token in the request."""
-    # A default, not an annotation: these endpoints' annotations are read as strings,
-    # which cannot name a local.
-    seat_token = Depends(token_from)
+
+    async def acting(
+        session: SessionDep,
+        ctx: ContextDep,
+        base: BaseUrlDep,
+        runtime: RuntimeDep,
+        token: str | None = Depends(token_from),
+    ) -> Acting:
+        return Acting(session, token, ctx, base, runtime)
+
+    act_on = Depends(acting)
     options: dict[str, Any] = {
         "response_model": RoomView,
         "responses": _REFUSALS,
@@ -78,90 +99,56 @@ def add_action_routes(
         summary="Play a move (expected_ply guards against stale moves; a resend is a no-op)",
         **options,
     )
-    def play_move(
-        body: MoveIn,
-        session: SessionDep,
-        ctx: ContextDep,
-        base: BaseUrlDep,
-        runtime: RuntimeDep,
-        token: str | None = seat_token,
-        room_id: str = RoomId,
-    ) -> Response:
+    def play_move(body: MoveIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
         state = service.play_move(
-            session,
+            act.session,
             room_id=room_id,
-            token=token,
+            token=act.token,
             move=body.move.strip(),
             expected_ply=body.expected_ply,
-            ctx=ctx,
+            ctx=act.ctx,
         )
-        return answer(state, ctx, base, runtime)
+        return act.answer(state)
 
     @router.post(
         f"{room_path}/draw",
         summary="Offer a draw, or accept or decline the opponent's offer",
         **options,
     )
-    def draw(
-        body: ActionIn,
-        session: SessionDep,
-        ctx: ContextDep,
-        base: BaseUrlDep,
-        runtime: RuntimeDep,
-        token: str | None = seat_token,
-        room_id: str = RoomId,
-    ) -> Response:
-        state = service.draw_action(
-            session, room_id=room_id, token=token, action=body.action, ctx=ctx
+    def draw(body: ActionIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        return act.answer(
+            service.draw_action(
+                act.session, room_id=room_id, token=act.token, action=body.action, ctx=act.ctx
+            )
         )
-        return answer(state, ctx, base, runtime)
 
     @router.post(
         f"{room_path}/rematch",
         summary="Offer a rematch after a game, or accept or decline the opponent's offer",
         **options,
     )
-    def rematch(
-        body: ActionIn,
-        session: SessionDep,
-        ctx: ContextDep,
-        base: BaseUrlDep,
-        runtime: RuntimeDep,
-        token: str | None = seat_token,
-        room_id: str = RoomId,
-    ) -> Response:
-        state = service.rematch_action(
-            session, room_id=room_id, token=token, action=body.action, ctx=ctx
+    def rematch(body: ActionIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        return act.answer(
+            service.rematch_action(
+                act.session, room_id=room_id, token=act.token, action=body.action, ctx=act.ctx
+            )
         )
-        return answer(state, ctx, base, runtime)
 
     @router.post(f"{room_path}/resign", summary="Resign the game in progress", **options)
-    def resign(
-        session: SessionDep,
-        ctx: ContextDep,
-        base: BaseUrlDep,
-        runtime: RuntimeDep,
-        token: str | None = seat_token,
-        room_id: str = RoomId,
-    ) -> Response:
-        state = service.resign(session, room_id=room_id, token=token, ctx=ctx)
-        return answer(state, ctx, base, runtime)
+    def resign(act: Acting = act_on, room_id: str = RoomId) -> Response:
+        return act.answer(
+            service.resign(act.session, room_id=room_id, token=act.token, ctx=act.ctx)
+        )
 
     @router.post(
         f"{room_path}/claim-forfeit",
         summary="Claim the win when the player to move let the claim window open",
         **options,
     )
-    def claim_forfeit(
-        session: SessionDep,
-        ctx: ContextDep,
-        base: BaseUrlDep,
-        runtime: RuntimeDep,
-        token: str | None = seat_token,
-        room_id: str = RoomId,
-    ) -> Response:
-        state = service.claim_forfeit(session, room_id=room_id, token=token, ctx=ctx)
-        return answer(state, ctx, base, runtime)
+    def claim_forfeit(act: Acting = act_on, room_id: str = RoomId) -> Response:
+        return act.answer(
+            service.claim_forfeit(act.session, room_id=room_id, token=act.token, ctx=act.ctx)
+        )
 
 
 @router.get("/rule-sets", response_model=list[RuleSetOut], summary="The six rule sets")

@@ -83,8 +83,8 @@ def locked_room(
     commits; a `RoomError` raised inside undoes the action but keeps the deadlines."""
     refused: errors.RoomError
     with session.begin():
-        state = load_state(session, lock_room(session, room_id))
-        if not apply_due_deadlines(session, state, ctx):
+        state = load_state(session, lock_room(session, room_id=room_id))
+        if not apply_due_deadlines(session, state, ctx=ctx):
             state.seat = identify(state.room, token)
             yield state
             schedule(state, ctx)
@@ -107,7 +107,7 @@ def schedule(state: GameState, ctx: Context) -> None:
     state.room.next_check_at = policy.next_check(state.room, state.game, ctx.settings)
 
 
-def apply_due_deadlines(session: Session, state: GameState, ctx: Context) -> bool:
+def apply_due_deadlines(session: Session, state: GameState, *, ctx: Context) -> bool:
     """Apply the deadline of a locked room that has come by `ctx.now` (idempotent);
     whether the room was due. The caller sets its next check."""
     room, game, now = state.room, state.game, ctx.now
@@ -125,7 +125,7 @@ def apply_due_deadlines(session: Session, state: GameState, ctx: Context) -> boo
         finish_game(
             session,
             state,
-            ctx,
+            ctx=ctx,
             winner=None,
             ending=Ending.EXPIRED,
             reason=policy.EXPIRED_REASON,
@@ -157,8 +157,8 @@ def apply_due_deadlines(session: Session, state: GameState, ctx: Context) -> boo
 def finish_game(
     session: Session,
     state: GameState,
-    ctx: Context,
     *,
+    ctx: Context,
     winner: Side | None,
     ending: Ending,
     reason: str,
@@ -323,17 +323,17 @@ def play_move(
             raise errors.NotYourTurn(
                 f"it is not your turn: {game.turn.value} to move", turn=game.turn.value
             )
-        record_move(session, state, seat, move, ctx)
+        record_move(session, state, seat=seat, move=move, ctx=ctx)
         return state
 
 
-def record_move(session: Session, state: GameState, seat: Seat, text: str, ctx: Context) -> None:
-    """Play `text` for `seat`, whose turn it is, in the locked room of `state`, and record
+def record_move(session: Session, state: GameState, *, seat: Seat, move: str, ctx: Context) -> None:
+    """Play `move` for `seat`, whose turn it is, in the locked room of `state`, and record
     it; `state` (moves, offers, board) stays up to date for the answer."""
     room, game, now = state.room, state.game, ctx.now
     board = state.board()
     try:
-        move = board.parse_move(text)
+        played = board.parse_move(move)
     except AmbiguousMoveError as exc:
         raise errors.AmbiguousMove(
             str(exc), candidates=[m.notation() for m in exc.candidates]
@@ -343,17 +343,17 @@ def record_move(session: Session, state: GameState, seat: Seat, text: str, ctx: 
             f"illegal move: {exc}",
             legal_moves=[m.notation() for m in board.legal_moves],
         ) from exc
-    irreversible = board.is_irreversible(move)
+    irreversible = board.is_irreversible(played)
     side = board.turn
-    board.push(move)
+    board.push(played)
     game.ply += 1
     record = MoveRecord(
         ply=game.ply,
         side=side,
-        notation=move.notation(),
-        path=list(move.path),
-        captured=list(move.captured),
-        crowned=move.crowns,
+        notation=played.notation(),
+        path=list(played.path),
+        captured=list(played.captured),
+        crowned=played.crowns,
         irreversible=irreversible,
         fen_after=board.fen(),
         created_at=now,
@@ -386,7 +386,7 @@ def record_move(session: Session, state: GameState, seat: Seat, text: str, ctx: 
         finish_game(
             session,
             state,
-            ctx,
+            ctx=ctx,
             winner=outcome.winner,
             ending=Ending.of(outcome.termination),
             reason=outcome.detail,
@@ -395,7 +395,7 @@ def record_move(session: Session, state: GameState, seat: Seat, text: str, ctx: 
         finish_game(
             session,
             state,
-            ctx,
+            ctx=ctx,
             winner=None,
             ending=Ending.MOVE_LIMIT,
             reason=f"the {ctx.settings.max_plies}-ply limit was reached",
@@ -441,7 +441,7 @@ def draw_action(
             finish_game(
                 session,
                 state,
-                ctx,
+                ctx=ctx,
                 winner=None,
                 ending=Ending.AGREEMENT,
                 reason="agreed by both players",
@@ -547,19 +547,12 @@ def resign(session: Session, *, room_id: str, token: str | None, ctx: Context) -
         seat = state.require_seat()
         state.require_playing()
         side = state.game.side_of(seat.role)
-        append_event(
-            session,
-            state.room,
-            EventKind.RESIGNED,
-            ctx.now,
-            game=state.game.number,
-            seat=seat.role,
-            side=side.value,
-        )
-        finish_game(
+        _ended_by(
             session,
             state,
-            ctx,
+            seat,
+            EventKind.RESIGNED,
+            ctx=ctx,
             winner=side.opponent,
             ending=Ending.RESIGNATION,
             reason=f"{side.value} resigned",
@@ -584,19 +577,42 @@ def claim_forfeit(session: Session, *, room_id: str, token: str | None, ctx: Con
             raise errors.ClaimNotOpen(
                 f"the forfeit claim opens at {opens.isoformat()}", opens_at=opens.isoformat()
             )
-        append_event(
+        _ended_by(
             session,
-            room,
+            state,
+            seat,
             EventKind.FORFEIT_CLAIMED,
-            ctx.now,
-            game=game.number,
-            seat=seat.role,
-            side=side.value,
-        )
-        finish_game(
-            session, state, ctx, winner=side, ending=Ending.FORFEIT, reason=policy.FORFEIT_REASON
+            ctx=ctx,
+            winner=side,
+            ending=Ending.FORFEIT,
+            reason=policy.FORFEIT_REASON,
         )
         return state
+
+
+def _ended_by(
+    session: Session,
+    state: GameState,
+    seat: Seat,
+    kind: EventKind,
+    *,
+    ctx: Context,
+    winner: Side,
+    ending: Ending,
+    reason: str,
+) -> None:
+    """A player's act that ends the game (resigning, claiming): its event, then the end."""
+    side = state.game.side_of(seat.role)
+    append_event(
+        session,
+        state.room,
+        kind,
+        ctx.now,
+        game=state.game.number,
+        seat=seat.role,
+        side=side.value,
+    )
+    finish_game(session, state, ctx=ctx, winner=winner, ending=ending, reason=reason)
 
 
 # --- reads -----------------------------------------------------------------------------
@@ -606,7 +622,7 @@ def read_room(session: Session, *, room_id: str, token: str | None, ctx: Context
     """The room as the token's holder (or a spectator) sees it. A deadline that has come
     is applied first, by a writer's transaction that then reads, even if no sweep ran."""
     with session.begin():
-        room = lock_room(session, room_id, read=True)
+        room = lock_room(session, room_id=room_id, read=True)
         if room.next_check_at is None or room.next_check_at > ctx.now:
             state = load_state(session, room)
             state.seat = identify(room, token)

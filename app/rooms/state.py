@@ -117,7 +117,7 @@ class GameState:
             raise errors.GameOver("this game is over", result=self.game.reason)
 
 
-def lock_room(session: Session, room_id: str, *, read: bool = False) -> Room:
+def lock_room(session: Session, *, room_id: str, read: bool = False) -> Room:
     """Lock the room row, then read the room with its seats and games.
 
     Writers lock exclusively; a reader (`read`) takes a share lock, which waits for a

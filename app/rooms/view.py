@@ -27,16 +27,7 @@ from .state import GameState
 
 
 def rule_set_out(rule_set: RuleSet) -> RuleSetOut:
-    return RuleSetOut(
-        key=rule_set.key,
-        name=rule_set.name,
-        description=rule_set.description,
-        men_per_side=rule_set.men_per_side,
-        men_capture_backward=rule_set.men_capture_backward,
-        flying_kings=rule_set.flying_kings,
-        majority_capture=rule_set.majority_capture,
-        pdn_gametype=rule_set.pdn_gametype,
-    )
+    return RuleSetOut.model_validate(rule_set, from_attributes=True)
 
 
 def result_out(game: Game) -> ResultOut | None:

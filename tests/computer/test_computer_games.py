@@ -193,8 +193,8 @@ def test_a_stale_result_is_dropped(client: TestClient, database: Database) -> No
     with database.session() as session:
         applied = computer_service.apply_move(
             session,
-            stale,
-            "22-18",
+            task=stale,
+            move="22-18",
             ctx=Context(client.app.state.clock.now(), settings),  # type: ignore[attr-defined]
         )
     assert not applied

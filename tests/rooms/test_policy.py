@@ -1,0 +1,163 @@
+"""The rules around a game that need no database, tested on rows built in memory."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from app.ai import Level
+from app.core.settings import Settings
+from app.engine import Side
+from app.rooms import errors, policy
+from app.rooms.models import (
+    Ending,
+    Game,
+    GameStatus,
+    Offer,
+    OfferKind,
+    OfferStatus,
+    Room,
+    RoomStatus,
+    Seat,
+    SeatRole,
+)
+from app.rooms.policy import Deadline
+
+T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
+HOUR = timedelta(hours=1)
+SETTINGS = Settings(
+    claim_after_seconds=48 * 3600,
+    expire_after_seconds=7 * 24 * 3600,
+    rematch_window_seconds=3 * 24 * 3600,
+)
+
+
+def room(status: RoomStatus, *, computer: bool = False, active: datetime = T0) -> Room:
+    seats = [Seat(role=SeatRole.CREATOR, token_hash="x", joined_at=T0)]
+    if status != RoomStatus.WAITING:
+        level = Level.TAMER if computer else None
+        seats.append(Seat(role=SeatRole.JOINER, computer_level=level, joined_at=T0))
+    return Room(id="r", rule_set="english", status=status, last_active_at=active, seats=seats)
+
+
+def game(status: GameStatus = GameStatus.PLAYING, *, turn_began: datetime | None = T0) -> Game:
+    return Game(
+        number=1,
+        drums_seat=SeatRole.CREATOR,
+        status=status,
+        turn=Side.DRUMS,
+        turn_started_at=turn_began,
+        claim_notified=False,
+    )
+
+
+def offer(kind: OfferKind, by: SeatRole, status: OfferStatus = OfferStatus.PENDING) -> Offer:
+    return Offer(kind=kind, by_seat=by, status=status, created_at=T0)
+
+
+# --- deadlines -------------------------------------------------------------------------
+
+
+def test_a_claim_opens_a_fixed_time_after_the_turn_began() -> None:
+    assert policy.claim_opens_at(room(RoomStatus.PLAYING), game(), SETTINGS) == T0 + 48 * HOUR
+
+
+@pytest.mark.parametrize("status", [RoomStatus.WAITING, RoomStatus.FINISHED, RoomStatus.EXPIRED])
+def test_no_claim_without_a_game_in_progress(status: RoomStatus) -> None:
+    assert policy.claim_opens_at(room(status), game(), SETTINGS) is None
+
+
+def test_no_claim_against_the_computer() -> None:
+    assert policy.claim_opens_at(room(RoomStatus.PLAYING, computer=True), game(), SETTINGS) is None
+
+
+def test_expiry_and_the_rematch_window() -> None:
+    assert policy.expires_at(room(RoomStatus.WAITING), SETTINGS) == T0 + 7 * 24 * HOUR
+    assert policy.expires_at(room(RoomStatus.PLAYING), SETTINGS) == T0 + 7 * 24 * HOUR
+    assert policy.expires_at(room(RoomStatus.FINISHED), SETTINGS) == T0 + 3 * 24 * HOUR
+    assert policy.expires_at(room(RoomStatus.EXPIRED), SETTINGS) is None
+
+
+def test_the_next_check_is_the_nearest_deadline_not_yet_announced() -> None:
+    playing, g = room(RoomStatus.PLAYING), game()
+    assert policy.next_check(playing, g, SETTINGS) == T0 + 48 * HOUR
+    g.claim_notified = True  # the claim's opening was announced: only expiry is left
+    assert policy.next_check(playing, g, SETTINGS) == T0 + 7 * 24 * HOUR
+    assert policy.next_check(room(RoomStatus.EXPIRED), g, SETTINGS) is None
+
+
+def test_which_deadline_has_come() -> None:
+    playing, g = room(RoomStatus.PLAYING), game()
+    assert policy.due_deadline(playing, g, T0 + 47 * HOUR, SETTINGS) is None
+    assert policy.due_deadline(playing, g, T0 + 48 * HOUR, SETTINGS) is Deadline.CLAIM_OPEN
+    g.claim_notified = True
+    assert policy.due_deadline(playing, g, T0 + 49 * HOUR, SETTINGS) is None
+    # Expiry comes before a claim that was never announced.
+    g.claim_notified = False
+    later = T0 + 7 * 24 * HOUR
+    assert policy.due_deadline(playing, g, later, SETTINGS) is Deadline.EXPIRE
+    finished = room(RoomStatus.FINISHED)
+    assert policy.due_deadline(finished, g, T0 + 3 * 24 * HOUR, SETTINGS) is Deadline.CLOSE
+    assert policy.due_deadline(room(RoomStatus.EXPIRED), g, later + HOUR, SETTINGS) is None
+
+
+# --- offers ----------------------------------------------------------------------------
+
+
+def test_one_pending_offer_of_a_kind_at_a_time() -> None:
+    offers = [offer(OfferKind.DRAW, SeatRole.CREATOR)]
+    with pytest.raises(errors.OfferPending, match="you have a draw offer pending"):
+        policy.check_new_offer(offers, OfferKind.DRAW, SeatRole.CREATOR)
+    with pytest.raises(errors.OfferPending, match="your opponent has a draw offer pending"):
+        policy.check_new_offer(offers, OfferKind.DRAW, SeatRole.JOINER)
+    policy.check_new_offer(offers, OfferKind.REMATCH, SeatRole.JOINER)  # another kind
+
+
+def test_at_most_three_draw_offers_per_player_and_game() -> None:
+    made = [offer(OfferKind.DRAW, SeatRole.CREATOR, OfferStatus.DECLINED) for _ in range(3)]
+    with pytest.raises(errors.OfferLimit):
+        policy.check_new_offer(made, OfferKind.DRAW, SeatRole.CREATOR)
+    policy.check_new_offer(made, OfferKind.DRAW, SeatRole.JOINER)
+    policy.check_new_offer(made, OfferKind.REMATCH, SeatRole.CREATOR)  # rematches: no cap
+    assert policy.draw_offers_made(made, SeatRole.CREATOR) == policy.MAX_DRAW_OFFERS == 3
+
+
+def test_only_the_opponents_pending_offer_can_be_answered() -> None:
+    pending = offer(OfferKind.REMATCH, SeatRole.JOINER)
+    assert policy.offer_to_answer([pending], OfferKind.REMATCH, SeatRole.CREATOR) is pending
+    with pytest.raises(errors.NoOffer):
+        policy.offer_to_answer([pending], OfferKind.REMATCH, SeatRole.JOINER)
+    with pytest.raises(errors.NoOffer):
+        policy.offer_to_answer([pending], OfferKind.DRAW, SeatRole.CREATOR)
+    answered = offer(OfferKind.DRAW, SeatRole.JOINER, OfferStatus.DECLINED)
+    with pytest.raises(errors.NoOffer):
+        policy.offer_to_answer([answered], OfferKind.DRAW, SeatRole.CREATOR)
+
+
+# --- results ---------------------------------------------------------------------------
+
+
+def finished(winner: Side | None, ending: Ending, reason: str) -> Game:
+    g = game(GameStatus.FINISHED)
+    g.winner, g.termination, g.reason = winner, ending, reason
+    return g
+
+
+def test_result_texts() -> None:
+    assert policy.result_text(game()) is None
+    won = finished(Side.TIRES, Ending.RESIGNATION, "drums resigned")
+    assert policy.result_text(won) == "Tires win: drums resigned"
+    drawn = finished(None, Ending.REPETITION, "threefold repetition")
+    assert policy.result_text(drawn) == "Draw: threefold repetition"
+    expired = finished(None, Ending.EXPIRED, policy.EXPIRED_REASON)
+    assert policy.result_text(expired) == f"No winner: {policy.EXPIRED_REASON}"
+
+
+def test_pdn_results() -> None:
+    assert policy.pdn_result(game()) == "*"
+    assert policy.pdn_result(finished(None, Ending.EXPIRED, policy.EXPIRED_REASON)) == "*"
+    assert policy.pdn_result(finished(None, Ending.AGREEMENT, "agreed")) == "1/2-1/2"
+    drums = policy.pdn_result(finished(Side.DRUMS, Ending.FORFEIT, policy.FORFEIT_REASON))
+    tires = policy.pdn_result(finished(Side.TIRES, Ending.NO_MOVES, "drums have no legal move"))
+    assert {drums, tires} == {"1-0", "0-1"}
