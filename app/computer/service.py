@@ -132,7 +132,7 @@ def rooms_waiting_for_the_computer(session: Session, *, limit: int = 1000) -> li
 def apply_move(session: Session, *, task: Task, move: str, ctx: Context) -> bool:
     """Play the computer's move; False (nothing changed) if the game has moved on."""
     try:
-        with rooms.locked_room(session, task.room_id, token=COMPUTER, ctx=ctx) as state:
+        with rooms.locked_room(session, room_id=task.room_id, token=COMPUTER, ctx=ctx) as state:
             seat, room, game = state.require_seat(), state.room, state.game
             if (
                 room.status != RoomStatus.PLAYING

@@ -1,4 +1,4 @@
-"""FastAPI dependencies shared by the routers: session, settings, clock, seat token.
+"""FastAPI dependencies shared by the routers: session, context, seat token, base URL.
 
 They are coroutines although none awaits: FastAPI runs a plain function dependency in
 its thread pool, and a thread hop per dependency costs more than the work they do.
@@ -33,16 +33,6 @@ async def get_session(
         yield session
 
 
-async def get_settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
-
-
-async def get_clock(request: Request) -> Clock:
-    clock: Clock = request.app.state.clock
-    return clock
-
-
 async def get_context(request: Request) -> Context:
     """The request's instant (read once) and the settings."""
     clock: Clock = request.app.state.clock
@@ -66,8 +56,6 @@ async def base_url(request: Request) -> str:
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
-SettingsDep = Annotated[Settings, Depends(get_settings)]
-ClockDep = Annotated[Clock, Depends(get_clock)]
 ContextDep = Annotated[Context, Depends(get_context)]
 TokenDep = Annotated[str | None, Depends(get_token)]
 DatabaseDep = Annotated[Database, Depends(get_database)]

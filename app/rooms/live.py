@@ -88,10 +88,6 @@ class Hub:
         self._handle: int | None = None
         self.listening = asyncio.Event()  # the PostgreSQL LISTEN is in place
 
-    @property
-    def streams(self) -> int:
-        return sum(len(subs) for subs in self._rooms.values())
-
     def subscribe(self, room_id: str) -> Subscription:
         self._start()
         sub = Subscription(room_id)

@@ -75,7 +75,7 @@ class Granted:
 
 @contextmanager
 def locked_room(
-    session: Session, room_id: str, *, token: str | None = None, ctx: Context
+    session: Session, *, room_id: str, token: str | None = None, ctx: Context
 ) -> Iterator[GameState]:
     """The room locked for one action: its current game loaded, the deadlines due by
     `ctx.now` applied, and `state.seat` the seat `token` opens (None without a token;
@@ -266,7 +266,7 @@ def create_room(
 def join_room(session: Session, *, room_id: str, ctx: Context) -> Granted:
     """Take the open seat; the game starts at once."""
     token = new_token()
-    with locked_room(session, room_id, ctx=ctx) as state:
+    with locked_room(session, room_id=room_id, ctx=ctx) as state:
         state.require_open()
         if state.room.status != RoomStatus.WAITING:
             raise errors.RoomFull("both seats of this room are taken")
@@ -308,7 +308,7 @@ def play_move(
     """Play `move` for the token's seat at the game's ply `expected_ply`; a resend of the
     move this seat just played changes nothing. Raises TokenRequired, WrongToken,
     GameOver, StalePly, NotYourTurn, IllegalMove or AmbiguousMove."""
-    with locked_room(session, room_id, token=token, ctx=ctx) as state:
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         seat = state.require_seat()
         if _is_resend(state, seat, move, expected_ply):
             return state
@@ -426,7 +426,7 @@ def draw_action(
     session: Session, *, room_id: str, token: str | None, action: OfferAction, ctx: Context
 ) -> GameState:
     """Offer a draw, or accept or decline the other player's offer."""
-    with locked_room(session, room_id, token=token, ctx=ctx) as state:
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         seat = state.require_seat()
         state.require_playing()
         if _offer_or_answer(session, state, seat, OfferKind.DRAW, action, ctx):
@@ -454,7 +454,7 @@ def rematch_action(
 ) -> GameState:
     """Offer a rematch after a game, or answer the other player's offer. Accepting starts
     the next game in the room with the colours swapped."""
-    with locked_room(session, room_id, token=token, ctx=ctx) as state:
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         seat = state.require_seat()
         state.require_open()
         if state.room.status != RoomStatus.FINISHED:
@@ -543,7 +543,7 @@ def _start_next_game(session: Session, state: GameState, ctx: Context) -> None:
 
 def resign(session: Session, *, room_id: str, token: str | None, ctx: Context) -> GameState:
     """The token's seat gives up the game in progress."""
-    with locked_room(session, room_id, token=token, ctx=ctx) as state:
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         seat = state.require_seat()
         state.require_playing()
         side = state.game.side_of(seat.role)
@@ -562,7 +562,7 @@ def resign(session: Session, *, room_id: str, token: str | None, ctx: Context) -
 
 def claim_forfeit(session: Session, *, room_id: str, token: str | None, ctx: Context) -> GameState:
     """The waiting seat wins once the player to move has let the claim window open."""
-    with locked_room(session, room_id, token=token, ctx=ctx) as state:
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         seat = state.require_seat()
         state.require_playing()
         room, game = state.room, state.game
@@ -629,7 +629,7 @@ def read_room(session: Session, *, room_id: str, token: str | None, ctx: Context
             return state
     # Overdue. A share lock is not upgraded (two readers of one overdue room would
     # deadlock): the writer's lock is taken afresh.
-    with locked_room(session, room_id, token=token, ctx=ctx) as state:
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         return state
 
 

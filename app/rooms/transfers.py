@@ -45,7 +45,7 @@ def create_transfer(
     """A new one-time secret for the token's seat and the instant it expires."""
     secret, now = new_token(), ctx.now
     expires = now + TRANSFER_LIFETIME
-    with locked_room(session, room_id, token=token, ctx=ctx) as state:
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         seat = state.require_seat()
         _cancel_open(session, seat, now)
         session.add(
@@ -68,7 +68,7 @@ def redeem_transfer(session: Session, *, room_id: str, secret: str, ctx: Context
     is ever compared piecewise.
     """
     token, now = new_token(), ctx.now
-    with locked_room(session, room_id, ctx=ctx) as state:
+    with locked_room(session, room_id=room_id, ctx=ctx) as state:
         found = session.execute(
             select(SeatTransfer, Seat)
             .join(Seat, Seat.id == SeatTransfer.seat_id)
