@@ -105,6 +105,8 @@ class Tradition:
     #: Whether PDN lists every landing square of a capture (CheckerBoard's files), or only
     #: start and end unless two legal moves share them (PDN 3.0, pydraughts, lidraughts).
     pdn_full_captures: bool
+    #: Whether its FEN carries lidraughts' ``:H`` (half-move clock) and ``:F`` counters.
+    fen_counters: bool
     #: Description of the numbering, for documentation and the API.
     numbering: str
     _numbering: _Numbering
@@ -130,6 +132,7 @@ _TABLE = (
         Style.NUMERIC,
         False,
         True,
+        False,
         "1-32 from Black's side: 1 at Black's back-right, Black (first) starts on 1-12",
         _Numbering.ENGLISH,
     ),
@@ -139,6 +142,7 @@ _TABLE = (
         Style.ALGEBRAIC,
         False,
         False,
+        True,
         "a1-h8 with a1 in White's left corner; numbers 1-32 from b8, White starts on 21-32",
         _Numbering.FIELDS,
     ),
@@ -148,6 +152,7 @@ _TABLE = (
         Style.ALGEBRAIC,
         False,
         False,
+        True,
         "a1-h8 with a1 in White's left corner; numbers 1-32 from b8, White starts on 21-32",
         _Numbering.FIELDS,
     ),
@@ -157,6 +162,7 @@ _TABLE = (
         Style.NUMERIC,
         True,
         True,
+        False,
         "1-32 from White's right-hand corner, right to left; White (first) starts on 1-12",
         _Numbering.SPANISH,
     ),
@@ -166,6 +172,7 @@ _TABLE = (
         Style.NUMERIC,
         True,
         True,
+        False,
         "1-32 from Black's side, left to right from White's view; White (first) on 21-32",
         _Numbering.ITALIAN,
     ),
@@ -175,6 +182,7 @@ _TABLE = (
         Style.ALGEBRAIC,
         False,
         False,
+        True,
         "a1-h8 with a1 in White's left corner; numbers 1-32 from b8, White starts on 25-32",
         _Numbering.FIELDS,
     ),
