@@ -308,10 +308,22 @@ def format_path(
     return sep.join(format_square(trad.rule_set, s, style) for s in path)
 
 
+def move_texts(
+    rule_set: str | RuleSet, moves: Iterable[Move], style: Style | None = None
+) -> list[str]:
+    """Moves in the tradition's notation, in reading order (numbers by value)."""
+    return sorted((format_move(rule_set, m, style) for m in moves), key=_reading_order)
+
+
 def listing(rule_set: str | RuleSet, moves: Iterable[Move], style: Style | None = None) -> str:
     """Moves as a comma-separated list in the tradition's notation ("none" if empty)."""
-    texts = [format_move(rule_set, m, style) for m in moves]
+    texts = move_texts(rule_set, moves, style)
     return ", ".join(texts) if texts else "none"
+
+
+def _reading_order(text: str) -> tuple[tuple[int, str], ...]:
+    """Sort key of a move's text: numbers by value, names by letter then rank."""
+    return tuple((int(t), "") if t.isdigit() else (0, t) for t in _SPLIT.split(text))
 
 
 _SPLIT = re.compile(r"\s*[-x:]\s*", re.IGNORECASE)
@@ -379,6 +391,7 @@ __all__ = [
     "format_path",
     "format_square",
     "listing",
+    "move_texts",
     "parse_move",
     "parse_square",
     "square_name",

@@ -25,7 +25,7 @@ from .errors import AmbiguousMoveError, EngineError, IllegalMoveError, InvalidFe
 from .fen import Position
 from .fen import read as read_fen
 from .fen import write as write_fen
-from .notation import format_move, format_path, listing, parse_move, tradition
+from .notation import format_path, listing, move_texts, parse_move, tradition
 from .rulesets import RULE_SETS, get_rule_set
 from .squares import SQUARE_BIT
 from .values import Move, Side, Termination, pdn_result
@@ -437,7 +437,7 @@ def replay(game: ParsedGame, *, default_rule_set: str = "english") -> ReplayRepo
         )
 
     def fail_at(line: int, column: int, ply: int, text: str, reason: str) -> ReplayReport:
-        legal = tuple(format_move(rule_set, m) for m in board.legal_moves) if board else ()
+        legal = tuple(move_texts(rule_set, board.legal_moves)) if board else ()
         failure = ReplayFailure(game.number, line, column, ply, text, reason, legal)
         return report(failure, service_end)
 
