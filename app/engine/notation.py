@@ -265,7 +265,7 @@ def parse_square(rule_set: str | RuleSet, text: str) -> int:
     """The internal square of a tradition's square, numeric (``22``) or algebraic (``c3``)."""
     trad = tradition(rule_set)
     token = text.strip().lower() if isinstance(text, str) else ""
-    if token.isdigit():
+    if token.isascii() and token.isdigit():
         square = _FROM_NUMBER[trad.rule_set].get(int(token))
         if square is None:
             raise NotationError(f"no square {token}: squares are numbered 1-32")

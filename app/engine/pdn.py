@@ -120,6 +120,14 @@ class ParsedGame:
                 return value
         return None
 
+    @property
+    def tag_values(self) -> dict[str, str]:
+        """Every tag by name (the first of each name), in the text's order."""
+        out: dict[str, str] = {}
+        for name, value, _, _ in self.tags:
+            out.setdefault(name, value)
+        return out
+
     def tag_place(self, name: str) -> tuple[int, int]:
         """Line and column of a tag (the game's start if it has none)."""
         for tag_name, _, line, column in self.tags:
@@ -216,7 +224,7 @@ _TOKENS = re.compile(
     + _SQUARE
     + r""")+)(?P<strength>[!?]{1,2})?(?P<glued>[^\s{}\[\]()]*)
   | (?P<open>\()
-  | (?P<word>[^\s{}\[\]()]+|[{\[)])
+  | (?P<word>[^\s{}\[\]()]+|[{}\[\])])
     """,
     re.VERBOSE,
 )

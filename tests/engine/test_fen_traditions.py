@@ -137,8 +137,8 @@ def test_ranges_and_kings() -> None:
         ),
         (
             "italian",
-            "W:W17,22,23,24,25,26,27,28,29,30,31,32:B1-12",
-            "wrong side to move: White to move, but White has moved while all Black's men",
+            "B:W21-32:B1-11,13",
+            "wrong side to move: Black to move, but White moves first in Italian",
         ),
         ("russian", "W:Wb8:Ba1", "a White man on b8, its crowning row"),
         ("english", "B:W20:B29", "a Black man on square 29, its crowning row"),
@@ -171,3 +171,9 @@ def test_a_position_after_one_move_may_have_the_second_mover_to_move() -> None:
     text = fen.write(board.position())
     assert text.startswith("B:")
     assert Board.from_position(fen.read("italian", text)).fen() == board.fen()
+
+
+def test_odds_positions_with_the_first_mover_to_move_are_accepted() -> None:
+    # Black (first) gives a man: the second mover's army is unmoved, Black still to move.
+    position = fen.read("english", "B:W21-32:B1-11")
+    assert position.turn is Side.DRUMS and len(position.drums) == 11
