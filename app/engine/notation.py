@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING
 from .errors import AmbiguousMoveError, EngineError, IllegalMoveError
 from .rulesets import RuleSet, get_rule_set
 from .squares import FILES
+from .squares import square_name as internal_name
 from .values import Move, Side
 
 if TYPE_CHECKING:
@@ -200,12 +201,6 @@ def tradition(rule_set: str | RuleSet) -> Tradition:
 # -- squares ----------------------------------------------------------------------------
 
 
-def _coords(square: int) -> tuple[int, int]:
-    """(rank, file), both 0-7, of internal square 1-32 (1 = g1, 4 = a1)."""
-    rank, j = divmod(square - 1, 4)
-    return rank, (6 - 2 * j if rank % 2 == 0 else 7 - 2 * j)
-
-
 def _number(numbering: _Numbering, square: int) -> int:
     rank, j = divmod(square - 1, 4)
     if numbering is _Numbering.ENGLISH:
@@ -218,8 +213,8 @@ def _number(numbering: _Numbering, square: int) -> int:
 
 
 def _name(mirrored: bool, square: int) -> str:
-    rank, file = _coords(square)
-    return f"{FILES[7 - file if mirrored else file]}{rank + 1}"
+    internal = internal_name(square)
+    return FILES[7 - FILES.index(internal[0])] + internal[1] if mirrored else internal
 
 
 _NUMBERS: dict[str, tuple[int, ...]] = {

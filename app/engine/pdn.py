@@ -582,7 +582,8 @@ class GameRecord:
     """What ``write_game`` needs of a game, in the engine's terms."""
 
     rule_set: str
-    moves: Sequence[Move]
+    #: The moves, as Moves or in the engine's own notation (``11-15``, ``22x15x6``).
+    moves: Sequence[Move | str]
     #: Whether the game is over; False writes the result ``*``.
     finished: bool = False
     #: The winner of a finished game (None: a draw).
@@ -663,7 +664,11 @@ def write_game(record: GameRecord) -> str:
 
     tokens: list[str] = []
     number = board.start_move_number
-    for index, move in enumerate(record.moves):
+    for index, given in enumerate(record.moves):
+        try:
+            move = board.parse_move(given) if isinstance(given, str) else given
+        except (IllegalMoveError, AmbiguousMoveError) as exc:
+            raise PdnError(f"ply {index + 1}: {exc}") from None
         if not board.is_legal(move):
             raise PdnError(
                 f"ply {index + 1}: {move} is not legal in this game; legal moves: "

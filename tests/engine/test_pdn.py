@@ -245,6 +245,11 @@ def _continue(board: Board, plies: int) -> list[pdn.Move]:
 
 
 def test_writer_refuses_an_illegal_move() -> None:
+    # Moves may be given in the engine's own notation, as stored.
+    text = write_game(GameRecord("english", ["11-15", "22-18", "15x22"], finished=False))
+    assert "1. 11-15 22-18 2. 15x22 *" in text
+    with pytest.raises(PdnError, match="ply 2: 23-14 is not legal here"):
+        write_game(GameRecord("english", ["11-15", "23-14"]))
     tires_move = Board("english", fen="W:W22:B1").parse_move("22-17")
     with pytest.raises(PdnError, match="ply 1: 22-17 is not legal in this game"):
         write_game(GameRecord("english", [tires_move]))
