@@ -210,7 +210,7 @@ class ReplayReport:
 _SQUARE = r"(?:[0-9]{1,2}|[a-hA-H][1-8])"
 _TOKENS = re.compile(
     r"""
-    (?P<space>\s+)
+    (?P<space>[\s\ufeff]+)
   | (?P<escape>(?<![^\n])%[^\n]*)
   | (?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
   | (?P<comment>\{[^}]*\})

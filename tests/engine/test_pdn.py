@@ -267,3 +267,12 @@ def test_captures_write_start_and_end_unless_two_moves_share_them() -> None:
     assert written.count("x") == len(shared[0].path) - 1
     (report,) = pdn.read_pdn(text)
     assert report.ok and report.moves == (shared[0],)
+
+
+def test_byte_order_mark_and_crlf_lines() -> None:
+    (report,) = pdn.read_pdn('\ufeff[Event "x"]\r\n1. 11-15 22-18 *\r\n')
+    assert report.ok and report.game.tag_values == {"Event": "x"}
+    assert [(m.text, m.line, m.column) for m in report.game.moves] == [
+        ("11-15", 2, 4),
+        ("22-18", 2, 10),
+    ]
