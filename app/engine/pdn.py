@@ -334,6 +334,11 @@ def read_games(text: str) -> list[ParsedGame]:
             g.tags.append((match.group("name"), _unescape(match.group("value")), line, column))
             continue
         g = current(start)
+        if g.result is not None and kind == "comment":
+            # A comment after the result still belongs to its game.
+            body = match.group("comment")[1:-1].strip()
+            g.comments.append(Comment(body, line, column, len(g.moves)))
+            continue
         if g.result is not None:
             finish()
             g = current(start)

@@ -276,3 +276,10 @@ def test_byte_order_mark_and_crlf_lines() -> None:
         ("11-15", 2, 4),
         ("22-18", 2, 10),
     ]
+
+
+def test_a_comment_after_the_result_stays_with_its_game() -> None:
+    games = read_games("1. 11-15 22-18 1-0 {Black won on time}\n\n1. 9-13 *\n")
+    assert len(games) == 2
+    assert [c.text for c in games[0].comments] == ["Black won on time"]
+    assert [m.text for m in games[1].moves] == ["9-13"]
