@@ -1,11 +1,17 @@
 """The rules engine: six rule sets of 8x8 checkers, standard library only.
 
 ``Board`` holds a position and its history; ``Move`` a whole move; ``RULE_SETS`` the table
-of rule sets. The engine knows nothing of the web, the database or the computer players.
+of rule sets. ``notation`` speaks each rule set's own tradition (colours, numbering, move
+text), ``fen`` reads and writes its FEN, ``pdn`` reads, replays and writes PDN games. The
+engine knows nothing of the web, the database or the computer players.
 """
 
+from . import fen, notation, pdn
 from .board import KING_PLIES_DRAW, REPETITION_DRAW, Board
 from .errors import AmbiguousMoveError, EngineError, IllegalMoveError, InvalidFenError
+from .fen import Position
+from .notation import TRADITIONS, Colour, NotationError, Style, Tradition, tradition
+from .pdn import GameRecord, ParsedGame, PdnError, ReplayFailure, ReplayReport
 from .perft import perft, perft_divide
 from .rulesets import DEFAULT_RULE_SET, RULE_SETS, Promotion, RuleSet, TieBreak, get_rule_set
 from .squares import parse_square, square_name
@@ -16,24 +22,39 @@ __all__ = [
     "KING_PLIES_DRAW",
     "REPETITION_DRAW",
     "RULE_SETS",
+    "TRADITIONS",
     "AmbiguousMoveError",
     "Board",
+    "Colour",
     "EngineError",
+    "GameRecord",
     "IllegalMoveError",
     "InvalidFenError",
     "Move",
+    "NotationError",
     "Outcome",
+    "ParsedGame",
+    "PdnError",
     "Piece",
+    "Position",
     "Promotion",
+    "ReplayFailure",
+    "ReplayReport",
     "RuleSet",
     "Side",
+    "Style",
     "Termination",
     "TieBreak",
+    "Tradition",
+    "fen",
     "get_rule_set",
+    "notation",
     "parse_square",
+    "pdn",
     "pdn_result",
     "perft",
     "perft_divide",
     "result_text",
     "square_name",
+    "tradition",
 ]

@@ -7,7 +7,7 @@ import re
 from typing import NamedTuple
 
 from .errors import AmbiguousMoveError, IllegalMoveError
-from .fen import parse_fen, write_fen
+from .fen import Position, parse_fen, write_fen
 from .movegen import RawMove, apply, count_moves, generate
 from .rulesets import DEFAULT_RULE_SET, RuleSet, get_rule_set
 from .squares import (
@@ -379,6 +379,27 @@ class Board:
     def is_game_over(self) -> bool:
         """Whether the rules have ended the game."""
         return self.outcome() is not None
+
+    # -- positions in a tradition's FEN --------------------------------------------------
+
+    #: The full-move number of this board's first position (a FEN's ``:F``).
+    start_move_number: int = 1
+
+    @classmethod
+    def from_position(cls, position: Position) -> Board:
+        """A new game from a Position (as ``fen.read`` gives it): its half-move clock, when
+        it has one, seeds the count of plain king plies that draws at 20."""
+        board = cls(position.rule_set, fen=position.internal_fen())
+        board.king_plies = position.half_move_clock or 0
+        board.start_move_number = position.move_number or 1
+        return board
+
+    def position(self) -> Position:
+        """The current position, with its half-move clock and full-move number."""
+        first_turn = self._stack[0].turn if self._stack else self._turn
+        return Position.from_internal_fen(self.rule_set, self.fen()).with_counters(
+            self.king_plies, self.start_move_number + (self.ply + first_turn) // 2
+        )
 
     def __str__(self) -> str:
         rows = []

@@ -1,12 +1,26 @@
-"""PDN FEN: ``B:W21,22,K30:B1,2,3``. ``B`` is the drums (first mover), ``W`` the tires."""
+"""PDN FEN. The engine's own form is ``B:W21,22,K30:B1,2,3`` with ``B`` the drums (first
+mover) and ``W`` the tires; ``read`` and ``write`` speak each rule set's tradition."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from .errors import EngineError, InvalidFenError
-from .rulesets import RuleSet
+from .notation import (
+    Colour,
+    NotationError,
+    Style,
+    format_square,
+    tradition,
+)
+from .notation import (
+    parse_square as tradition_square,
+)
+from .rulesets import RuleSet, get_rule_set
 from .squares import parse_square
+from .values import Side
 
 #: (drums men, drums kings, tires men, tires kings) as square lists, and the side to move
 #: (0 drums, 1 tires).
@@ -100,3 +114,240 @@ def write_fen(
 
     side = "B" if turn == 0 else "W"
     return f"{side}:W{part(tires, tire_kings)}:B{part(drums, drum_kings)}"
+
+
+# -- each tradition's FEN ---------------------------------------------------------------
+#
+# A tradition's FEN names the side to move and the pieces in its own colours and squares:
+# English ``B:W21,...,32:B1,...,12`` (Black first), Italian ``W:W21,...,32:B1,...,12`` and
+# Spanish ``W:W1,...,12:B21,...,32`` (CheckerBoard reads squares in the GameType's
+# numbering), Russian and Brazilian as lidraughts writes them
+# (``W:W21,...,32:B1,...,12:H0:F1``) or pydraughts (``W:Wa1,c3,...:Bb6,...``). lidraughts'
+# ``:H`` is the half-move clock and ``:F`` the number of the next full move (its
+# ``format/Forsyth.scala``); the half-move clock seeds the 20-king-ply counter.
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A position in internal squares and sides, with the counters a FEN may carry."""
+
+    rule_set: str
+    turn: Side
+    drums: frozenset[int] = frozenset()
+    drum_kings: frozenset[int] = frozenset()
+    tires: frozenset[int] = frozenset()
+    tire_kings: frozenset[int] = frozenset()
+    #: Plies since the last capture or man's move (lidraughts' ``:H``), if given.
+    half_move_clock: int | None = None
+    #: The number of the next full move (lidraughts' ``:F``), if given.
+    move_number: int | None = None
+
+    def internal_fen(self) -> str:
+        """The engine's own FEN of the pieces and side to move (``B`` = drums)."""
+        return write_fen(
+            sorted(self.drums),
+            sorted(self.drum_kings),
+            sorted(self.tires),
+            sorted(self.tire_kings),
+            0 if self.turn is Side.DRUMS else 1,
+        )
+
+    def with_counters(self, half_move_clock: int | None, move_number: int | None) -> Position:
+        """The same pieces and side to move with these counters."""
+        return replace(self, half_move_clock=half_move_clock, move_number=move_number)
+
+    @classmethod
+    def from_internal_fen(cls, rule_set: str | RuleSet, text: str) -> Position:
+        """A Position from the engine's own FEN (as ``Board(fen=...)`` reads it)."""
+        rules = get_rule_set(rule_set)
+        drums, drum_kings, tires, tire_kings, turn = parse_fen(text, rules)
+        return cls(
+            rules.key,
+            Side.DRUMS if turn == 0 else Side.TIRES,
+            frozenset(drums),
+            frozenset(drum_kings),
+            frozenset(tires),
+            frozenset(tire_kings),
+        )
+
+
+_WRAPPED = re.compile(r'^\[\s*FEN\s+"(.*)"\s*\]$', re.DOTALL)
+_COUNTER = re.compile(r"^([HF])([0-9]+)$", re.IGNORECASE)
+
+
+def read(rule_set: str | RuleSet, text: str) -> Position:
+    """Read a FEN in the rule set's tradition: its colours, its numbering or algebraic
+    squares, ranges such as ``1-12``, and lidraughts' ``:H`` and ``:F`` counters.
+
+    A FEN that cannot be read, or whose position is inconsistent (the wrong side to move,
+    a man on its crowning row, more pieces than a side starts with, a square given twice),
+    raises InvalidFenError saying exactly what is wrong, in the tradition's terms.
+    """
+    rules = get_rule_set(rule_set)
+    trad = tradition(rules)
+    if not isinstance(text, str):
+        raise InvalidFenError("a FEN must be a string")
+    body = text.strip()
+    wrapped = _WRAPPED.match(body)
+    if wrapped:
+        body = wrapped.group(1).strip()
+    body = body.rstrip(".").strip()
+    if not body:
+        raise InvalidFenError("empty FEN")
+    fields = [f.strip() for f in body.split(":")]
+    turn_text = fields[0].upper()
+    if turn_text not in ("W", "B"):
+        raise InvalidFenError(
+            f"a FEN starts with the side to move, W or B, not {fields[0]!r} "
+            f"({rules.name}: {trad.first_mover.value} moves first)"
+        )
+    colours = {"W": Colour.WHITE, "B": Colour.BLACK}
+    turn = trad.side(colours[turn_text])
+    pieces: dict[int, tuple[Side, bool]] = {}
+    seen: set[str] = set()
+    counters: dict[str, int] = {}
+
+    def name(square: int) -> str:
+        return _square_text(rules, square)
+
+    for field in fields[1:]:
+        if not field:
+            continue
+        counter = _COUNTER.match(field)
+        if counter:
+            letter = counter.group(1).upper()
+            if letter in counters:
+                raise InvalidFenError(f"the {letter} counter appears twice")
+            counters[letter] = int(counter.group(2))
+            continue
+        letter = field[0].upper()
+        if letter not in colours:
+            raise InvalidFenError(
+                f"a piece list starts with W or B (or a counter H or F), not {field!r}"
+            )
+        if letter in seen:
+            raise InvalidFenError(f"the {colours[letter].value} piece list appears twice")
+        if counters:
+            raise InvalidFenError("the piece lists come before the H and F counters")
+        seen.add(letter)
+        side = trad.side(colours[letter])
+        for raw in field[1:].split(","):
+            item = raw.strip()
+            if not item:
+                continue
+            king = item[0] in "Kk"
+            if king:
+                item = item[1:].strip()
+            try:
+                squares = _tradition_squares(rules, item)
+            except (NotationError, InvalidFenError) as exc:
+                raise InvalidFenError(f"bad square {raw.strip()!r}: {exc}") from None
+            for square in squares:
+                if square in pieces:
+                    other = pieces[square][0]
+                    if other is side:
+                        raise InvalidFenError(f"{name(square)} is given twice")
+                    raise InvalidFenError(f"square {name(square)} is given to both White and Black")
+                pieces[square] = (side, king)
+    if not seen:
+        raise InvalidFenError("a FEN lists the pieces after the side to move: W... and B...")
+    if counters.get("F") == 0:
+        raise InvalidFenError("the full-move number F starts at 1")
+
+    position = Position(
+        rules.key,
+        turn,
+        frozenset(s for s, (side, k) in pieces.items() if side is Side.DRUMS and not k),
+        frozenset(s for s, (side, k) in pieces.items() if side is Side.DRUMS and k),
+        frozenset(s for s, (side, k) in pieces.items() if side is Side.TIRES and not k),
+        frozenset(s for s, (side, k) in pieces.items() if side is Side.TIRES and k),
+        counters.get("H"),
+        counters.get("F"),
+    )
+    _check_consistent(rules, position)
+    return position
+
+
+def _tradition_squares(rules: RuleSet, item: str) -> list[int]:
+    """One FEN item in a tradition: a square, or a range ``1-12`` of its numbers."""
+    if "-" in item:
+        low_text, _, high_text = item.partition("-")
+        if not re.fullmatch(r"[0-9]+", low_text.strip() + high_text.strip()) or not (
+            low_text.strip() and high_text.strip()
+        ):
+            raise InvalidFenError("a range joins two square numbers, as in 1-12")
+        low, high = int(low_text), int(high_text)
+        if not 1 <= low <= high <= 32:
+            raise InvalidFenError("a range runs upwards between squares 1-32")
+        return [tradition_square(rules, str(n)) for n in range(low, high + 1)]
+    return [tradition_square(rules, item)]
+
+
+def _square_text(rules: RuleSet, square: int) -> str:
+    """A square for a message: ``square 22`` or ``c3``."""
+    text = format_square(rules, square)
+    return f"square {text}" if text.isdigit() else text
+
+
+def _check_consistent(rules: RuleSet, position: Position) -> None:
+    """Refuse a position that no game reaches with this side to move."""
+    trad = tradition(rules)
+
+    def colour(side: Side) -> str:
+        return trad.colour(side).value
+
+    crowning = {Side.DRUMS: range(29, 33), Side.TIRES: range(1, 5)}
+    for side, men in ((Side.DRUMS, position.drums), (Side.TIRES, position.tires)):
+        for square in sorted(men):
+            if square in crowning[side]:
+                raise InvalidFenError(
+                    f"a {colour(side)} man on {_square_text(rules, square)}, its crowning "
+                    "row: only a king can stand there"
+                )
+    n = rules.men_per_side
+    for side, men, kings in (
+        (Side.DRUMS, position.drums, position.drum_kings),
+        (Side.TIRES, position.tires, position.tire_kings),
+    ):
+        if len(men) + len(kings) > n:
+            raise InvalidFenError(
+                f"{len(men) + len(kings)} {colour(side)} pieces: {rules.name} starts with "
+                f"{n} a side"
+            )
+    # The drums move first, so the tires are never to move while every drums man still
+    # stands on its starting square (a man cannot go back): the usual sign of a FEN
+    # written in another tradition's colours.
+    n_start = frozenset(range(1, n + 1))
+    if position.turn is Side.TIRES and position.drums == n_start and not position.drum_kings:
+        first, second = colour(Side.DRUMS), colour(Side.TIRES)
+        raise InvalidFenError(
+            f"wrong side to move: {second} to move, but {first} moves first in {rules.name} "
+            f"and all {first}'s men still stand on their starting squares"
+        )
+
+
+def write(position: Position, *, counters: bool = False) -> str:
+    """The position as its tradition's FEN: the tradition's colours, side to move first,
+    then White's and Black's pieces in its notation; with ``counters`` lidraughts' ``:H``
+    (half-move clock) and ``:F`` (full-move number) follow."""
+    rules = get_rule_set(position.rule_set)
+    trad = tradition(rules)
+
+    def part(men: frozenset[int], kings: frozenset[int]) -> str:
+        items = [(s, False) for s in men] + [(s, True) for s in kings]
+        if trad.style is Style.NUMERIC:
+            items.sort(key=lambda item: int(format_square(rules, item[0])))
+        else:
+            items.sort(key=lambda item: format_square(rules, item[0])[::-1])
+        return ",".join(("K" if king else "") + format_square(rules, s) for s, king in items)
+
+    by_colour = {
+        trad.colour(Side.DRUMS): part(position.drums, position.drum_kings),
+        trad.colour(Side.TIRES): part(position.tires, position.tire_kings),
+    }
+    text = (
+        f"{trad.colour(position.turn).letter}:W{by_colour[Colour.WHITE]}:B{by_colour[Colour.BLACK]}"
+    )
+    if counters:
+        text += f":H{position.half_move_clock or 0}:F{position.move_number or 1}"
+    return text

@@ -92,7 +92,7 @@ _BY_NAME = {square_name(s): s for s in range(1, 33)}
 def parse_square(text: str) -> int:
     """Square number from ``"11"`` or ``"c3"``; raises EngineError for anything else."""
     token = text.strip().lower()
-    if token.isdigit():
+    if token.isascii() and token.isdigit():
         number = int(token)
         if 1 <= number <= 32:
             return number

@@ -151,8 +151,10 @@ def result_text(winner: Side | None, detail: str) -> str:
 
 
 def pdn_result(winner: Side | None) -> str:
-    """PDN result token of a finished game: White's score first, and the drums are PDN's
-    Black (first mover)."""
+    """PDN result token of a finished game in CheckerBoard's convention, in every GameType:
+    the first mover's score first, so "1-0" when the drums (the first mover) win
+    (CheckerBoard ``pdn_result_to_string``; read that way ``tinsley.pdn`` gives Tinsley 175
+    wins and 16 losses)."""
     if winner is None:
         return "1/2-1/2"
-    return "0-1" if winner is Side.DRUMS else "1-0"
+    return "1-0" if winner is Side.DRUMS else "0-1"

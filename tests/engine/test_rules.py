@@ -713,5 +713,7 @@ def test_result_texts_and_pdn_results() -> None:
         "Drums win: tires have no legal move"
     )
     assert pdn_result(None) == Outcome(None, Termination.REPETITION).pdn_result == "1/2-1/2"
+    # CheckerBoard's convention in every GameType: "1-0" when the first mover wins.
     assert pdn_result(Side.DRUMS) == Outcome(Side.DRUMS, Termination.NO_PIECES).pdn_result
-    assert pdn_result(Side.DRUMS) != pdn_result(Side.TIRES)
+    assert pdn_result(Side.DRUMS) == "1-0"
+    assert pdn_result(Side.TIRES) == Outcome(Side.TIRES, Termination.NO_MOVES).pdn_result == "0-1"
