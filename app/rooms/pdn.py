@@ -1,57 +1,51 @@
-"""PDN export of a stored game (Black = drums, the first mover, as in English PDN)."""
+"""PDN export of a stored game, in its rule set's own tradition (the engine's writer)."""
 
 from __future__ import annotations
 
-from app.engine import RULE_SETS, Side
+from app.engine import RULE_SETS
+from app.engine.pdn import GameRecord, write_game
 
-from .models import Game, Move, Room
-from .policy import pdn_result
+from .models import Ending, Game, GameStatus, Move, Room
 
-
-def _tag(name: str, value: str) -> str:
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-    return f'[{name} "{escaped}"]'
+# The PDN standard's Termination values (those of PGN, which PDN follows).
+TERMINATION_TAG = {
+    Ending.NO_PIECES: "normal",
+    Ending.NO_MOVES: "normal",
+    Ending.KING_MOVES: "normal",
+    Ending.REPETITION: "normal",
+    Ending.RESIGNATION: "normal",
+    Ending.AGREEMENT: "normal",
+    Ending.FORFEIT: "time forfeit",
+    Ending.MOVE_LIMIT: "adjudication",
+    Ending.EXPIRED: "abandoned",
+}
 
 
 def export_game(room: Room, game: Game, moves: list[Move], *, site: str) -> str:
-    """The game as PDN: the seven-tag roster, GameType, FEN when not the standard start,
-    moves with every landing square, and the result."""
+    """The game as PDN: the roster tags with the tradition's colours, GameType, the start
+    position when it is not the standard one, every move, and the result (an expired
+    game has none: `*`)."""
     rule_set = RULE_SETS[room.rule_set]
-    result = pdn_result(game)
-    black, white = game.drums_seat, game.drums_seat.other
-    date = (game.started_at or game.created_at).strftime("%Y.%m.%d")
-    tags = [
-        _tag("Event", f"{rule_set.name} correspondence game"),
-        _tag("Site", site),
-        _tag("Date", date),
-        _tag("Round", str(game.number)),
-        _tag("Black", f"{black} (drums)"),
-        _tag("White", f"{white} (tires)"),
-        _tag("Result", result),
-        _tag("GameType", str(rule_set.pdn_gametype)),
-    ]
-    if game.start_fen is not None:
-        tags += [_tag("SetUp", "1"), _tag("FEN", game.start_fen)]
-    tokens: list[str] = []
-    number = 1
-    for move in moves:
-        if move.side is Side.DRUMS:
-            tokens.append(f"{number}.")
-        elif not tokens:
-            tokens.append(f"{number}...")
-        tokens.append(move.notation)
-        if move.side is Side.TIRES:
-            number += 1
-    if game.reason:
-        tokens.append("{" + game.reason.replace("}", ")") + "}")
-    tokens.append(result)
-    lines: list[str] = []
-    line = ""
-    for token in tokens:
-        if line and len(line) + 1 + len(token) > 79:
-            lines.append(line)
-            line = token
-        else:
-            line = f"{line} {token}" if line else token
-    lines.append(line)
-    return "\n".join(tags) + "\n\n" + "\n".join(lines) + "\n"
+    finished = game.status == GameStatus.FINISHED
+    return write_game(
+        GameRecord(
+            rule_set=room.rule_set,
+            moves=[move.notation for move in moves],
+            finished=finished and game.termination != Ending.EXPIRED,
+            winner=game.winner,
+            drums_player=f"{game.drums_seat} (drums)",
+            tires_player=f"{game.drums_seat.other} (tires)",
+            event=f"{rule_set.name} correspondence game",
+            site=site,
+            date=(game.started_at or game.created_at).strftime("%Y.%m.%d"),
+            round=str(game.number),
+            start_fen=game.start_fen,
+            termination=(
+                TERMINATION_TAG[game.termination]
+                if finished and game.termination
+                else "unterminated"
+            ),
+            utc=game.ended_at,
+            comment=game.reason,
+        )
+    )

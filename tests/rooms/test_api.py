@@ -412,7 +412,8 @@ def test_resign_and_rematch_swap_sides_keep_history_and_score(api: Api) -> None:
     assert r.status_code == 200
     result = r.json()["game"]["result"]
     assert result["text"] == "Tires win: drums resigned"
-    assert (result["winner"], result["winner_seat"], result["pdn"]) == ("tires", "joiner", "1-0")
+    # PDN results as CheckerBoard writes them: "1-0" when the first mover (drums) won.
+    assert (result["winner"], result["winner_seat"], result["pdn"]) == ("tires", "joiner", "0-1")
     assert r.json()["score"] == {"creator": 0.0, "joiner": 1.0}
     again = api.action(room, room.joiner, "resign")
     assert again.status_code == 409 and again.json()["code"] == "game_over"
@@ -449,17 +450,21 @@ def test_pdn_export(api: Api) -> None:
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("application/x-pdn")
     text = r.text
+    # Russian tradition: the first mover (drums) is White, moves are algebraic, and
+    # "1-0" says the first mover won.
     for tag in (
         '[GameType "25"]',
-        '[Result "0-1"]',
-        '[Black "creator (drums)"]',
-        '[White "joiner (tires)"]',
+        '[Result "1-0"]',
+        '[White "creator (drums)"]',
+        '[Black "joiner (tires)"]',
         '[Round "1"]',
         '[Date "2024.03.01"]',
+        '[Termination "normal"]',
+        '[UTCDate "2024.03.01"]',
     ):
         assert tag in text, tag
     assert "FEN" not in text
-    assert "1. 11-15 22-18 2. 15x22 {tires resigned} 0-1" in text
+    assert "1. c3-d4 f6-e5 2. d4xf6 {tires resigned} 1-0" in text
     assert api.client.get(f"/api/rooms/{room.id}/games/2.pdn").status_code == 404
     assert api.client.get(f"/api/rooms/{room.id}/games/x.pdn").status_code == 422
 
@@ -480,7 +485,7 @@ def test_pdn_of_a_set_up_position_carries_its_fen(
     assert view["game"]["result"]["text"] == "Tires win: drums have no pieces left"
     text = api.client.get(f"/api/rooms/{room.id}/games/1.pdn").text
     assert '[SetUp "1"]' in text and '[FEN "W:W18:B14"]' in text
-    assert "1... 18x9 {drums have no pieces left} 1-0" in text
+    assert "1... 18x9 {drums have no pieces left} 0-1" in text
 
 
 def test_events_record_every_change_in_order(api: Api) -> None:
