@@ -85,7 +85,9 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     from app.core.logging import configure_logging
     from app.core.migrate import upgrade
     from app.core.settings import get_settings
-    from app.rooms.jobs import run_worker, sweep
+    from app.notify.delivery import deliver_due
+    from app.rooms.jobs import sweep
+    from app.scheduler import run_worker
 
     settings = get_settings()
     configure_logging(settings.log_level)
@@ -93,6 +95,7 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     database = Database(settings.database_url, **engine_options(settings))
     if args.once:
         print(f"rooms handled: {sweep(database, SystemClock(), settings)}")
+        print(f"notifications handled: {deliver_due(database, SystemClock(), settings)}")
         return 0
     run_worker(database, SystemClock(), settings)
     return 0
@@ -147,8 +150,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--downgrade", metavar="REVISION", help="downgrade to REVISION instead")
     p.set_defaults(func=_cmd_migrate)
 
-    p = sub.add_parser("worker", help="run only the deadline sweep (forfeit claims, expiry)")
-    p.add_argument("--once", action="store_true", help="sweep once and exit")
+    p = sub.add_parser(
+        "worker", help="run only the scheduled jobs: the deadline sweep and notifications"
+    )
+    p.add_argument("--once", action="store_true", help="run each job once and exit")
     p.set_defaults(func=_cmd_worker)
     return parser
 

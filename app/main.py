@@ -21,12 +21,13 @@ from app.core.logging import configure_logging
 from app.core.middleware import AccessLogMiddleware, BodyLimitMiddleware
 from app.core.ratelimit import RateLimitMiddleware, is_limited
 from app.core.settings import Settings, get_settings
+from app.notify.router import router as notify_router
 from app.rooms import runtime
-from app.rooms.jobs import start_background
 from app.rooms.live import Hub
 from app.rooms.models import Room
 from app.rooms.router import router as rooms_router
 from app.rooms.state import lock_room
+from app.scheduler import start_background
 from app.web.router import mount_static
 from app.web.router import router as web_router
 from app.web.security import SecurityHeadersMiddleware
@@ -91,6 +92,7 @@ def create_app(
     runtime.install(app, runtime.RoomsRuntime(hub=hub, after_action=[computer.room_changed]))
     app.include_router(rooms_router)
     app.include_router(computer_router)
+    app.include_router(notify_router)
     app.include_router(health_router)
     app.include_router(web_router)
     mount_static(app)

@@ -8,9 +8,10 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy import Connection
 
+from app.core import keys  # noqa: F401  (registers the tables)
 from app.core.db import Base, make_engine
 from app.core.settings import get_settings
-from app.rooms import models  # noqa: F401  (registers the tables)
+from app.rooms import models  # noqa: F401
 
 config = context.config
 if config.config_file_name and config.attributes.get("configure_logger", True):

@@ -21,7 +21,19 @@ from app.core.db import Base, Database
 from app.core.settings import Settings
 
 DEFAULT_TEST_DATABASE_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-TABLES = ("events", "moves", "offers", "seats", "games", "rooms")
+TABLES = (
+    "notifications",
+    "push_subscriptions",
+    "seat_emails",
+    "seat_transfers",
+    "events",
+    "moves",
+    "offers",
+    "seats",
+    "games",
+    "rooms",
+    "service_keys",
+)
 
 
 def _admin_url() -> str:
@@ -128,4 +140,5 @@ def settings(database: Database) -> Settings:
         migrate_on_start=False,
         public_url="http://checkers.test",
         rate_limit_enabled=False,  # tests/security checks the limits with their own apps
+        remind_before_seconds=0,  # tests/notify turns the reminder on where it is tested
     )

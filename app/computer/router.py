@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, status
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from app.ai import Level
 from app.core.deps import BaseUrlDep, ContextDep, SessionDep
-from app.rooms.schemas import ErrorOut, SeatGrant
+from app.rooms.schemas import ErrorOut, Named, SeatGrant
 from app.rooms.view import grant_view
 
 from . import service
@@ -19,9 +19,7 @@ router = APIRouter(prefix="/api", tags=["computer"])
 LEVELS = ", ".join(f"{level.title} ({level.difficulty})" for level in Level)
 
 
-class ComputerGameIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ComputerGameIn(Named):
     rule_set: str = Field(
         default="english",
         max_length=32,
@@ -44,6 +42,6 @@ def create_computer_game(
     body: ComputerGameIn, session: SessionDep, ctx: ContextDep, base: BaseUrlDep
 ) -> SeatGrant:
     granted = service.create_computer_game(
-        session, rule_set=body.rule_set, level=body.level, ctx=ctx
+        session, rule_set=body.rule_set, level=body.level, name=body.name, ctx=ctx
     )
-    return grant_view(granted, settings=ctx.settings, base_url=base)
+    return grant_view(granted, ctx=ctx, base_url=base)

@@ -42,11 +42,11 @@ log = logging.getLogger("checkers.computer")
 
 
 def create_computer_game(
-    session: Session, *, rule_set: str, level: Level, ctx: Context
+    session: Session, *, rule_set: str, level: Level, ctx: Context, name: str | None = None
 ) -> rooms.Granted:
     """A room in progress: the person holds the drums and moves first, the computer at
     `level` holds the tires."""
-    granted = rooms.create_room(session, rule_set=rule_set, ctx=ctx, computer=level)
+    granted = rooms.create_room(session, rule_set=rule_set, name=name, ctx=ctx, computer=level)
     log_fields(log, "computer game", room=granted.room_id, level=level, rule_set=rule_set)
     return granted
 

@@ -58,12 +58,19 @@ class InvalidInput(ServiceError):
     code = "invalid_input"
 
 
+class Unavailable(ServiceError):
+    """Something the service relies on (a mail server) cannot do it now: try again."""
+
+    code = "unavailable"
+
+
 STATUS_OF: dict[type[ServiceError], int] = {
     NotFound: status.HTTP_404_NOT_FOUND,
     Unauthenticated: status.HTTP_401_UNAUTHORIZED,
     Forbidden: status.HTTP_403_FORBIDDEN,
     Conflict: status.HTTP_409_CONFLICT,
     InvalidInput: status.HTTP_422_UNPROCESSABLE_CONTENT,
+    Unavailable: status.HTTP_503_SERVICE_UNAVAILABLE,
 }
 
 
@@ -81,6 +88,8 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, ServiceError)
         code = status_of(exc)
         headers = {"WWW-Authenticate": "Bearer"} if code == 401 else None
+        if code == 503:
+            headers = {"Retry-After": str(_request.app.state.settings.retry_after_seconds)}
         return JSONResponse(
             {"detail": exc.message, "code": exc.code, **exc.extra}, code, headers=headers
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -82,6 +83,55 @@ class Settings(BaseSettings):
     computer_scan_seconds: float = Field(
         default=30.0, gt=0, description="How often replies owed by the computer are looked for."
     )
+    remind_before_seconds: int = Field(
+        default=24 * 3600,
+        ge=0,
+        description="Remind the player to move this long before the opponent may claim (0: never).",
+    )
+    vapid_private_key: str | None = Field(
+        default=None,
+        description="Web Push signing key (base64url DER or PEM); made once and stored if unset.",
+    )
+    vapid_subject: str = Field(
+        default="mailto:checkers@localhost",
+        description="Contact the push services see in the VAPID claim (mailto: or https:).",
+    )
+    push_allow_private_hosts: bool = Field(
+        default=False,
+        description="Accept push endpoints on plain HTTP or private addresses (tests only).",
+    )
+    smtp_host: str | None = Field(
+        default=None, description="SMTP server for mail notifications; unset: no email at all."
+    )
+    smtp_port: int = Field(default=587, ge=1, le=65535, description="SMTP port.")
+    smtp_tls: Literal["starttls", "ssl", "none"] = Field(
+        default="starttls", description="starttls, ssl (implicit TLS) or none."
+    )
+    smtp_username: str | None = Field(default=None, description="SMTP user, if it needs one.")
+    smtp_password: str | None = Field(default=None, description="SMTP password.")
+    mail_from: str = Field(
+        default="Checkers <checkers@localhost>", description="Sender of the mails."
+    )
+    email_min_interval_seconds: int = Field(
+        default=3600,
+        ge=0,
+        description="At most one mail per kind of event and game in this long.",
+    )
+    email_confirm_seconds: int = Field(
+        default=24 * 3600, ge=60, description="How long a confirmation link works."
+    )
+    notify_interval_seconds: float = Field(
+        default=5.0, gt=0, description="How often due notifications are sent."
+    )
+    notify_max_attempts: int = Field(
+        default=8, ge=1, description="Tries before a notification is given up."
+    )
+    notify_retry_seconds: float = Field(
+        default=30.0, gt=0, description="First retry delay; it doubles with each failure."
+    )
+    notify_timeout_seconds: float = Field(
+        default=10.0, gt=0, description="Time limit of one push or mail delivery."
+    )
     bench_endpoints: bool = Field(
         default=False, description="Serve the load benchmark's floor endpoint (never in prod)."
     )
@@ -106,6 +156,14 @@ class Settings(BaseSettings):
     @property
     def rematch_window(self) -> timedelta:
         return timedelta(seconds=self.rematch_window_seconds)
+
+    @property
+    def remind_before(self) -> timedelta:
+        return timedelta(seconds=self.remind_before_seconds)
+
+    @property
+    def email_enabled(self) -> bool:
+        return self.smtp_host is not None
 
 
 @lru_cache

@@ -24,8 +24,9 @@ from typing import Any
 from sqlalchemy import bindparam, event, func, insert
 from sqlalchemy.orm import Session, sessionmaker
 
-from .models import Event, EventKind, Room
+from .models import Event, EventKind
 from .schemas import EventOut
+from .state import GameState
 
 CHANNEL = "room_events"
 # PostgreSQL refuses payloads of 8000 bytes or more; bigger events go by version only.
@@ -68,14 +69,19 @@ _INSERT = insert(Event)
 _INSERT_AND_NOTIFY = insert(Event).returning(func.pg_notify(CHANNEL, bindparam("payload")))
 
 
-def append_event(session: Session, room: Room, kind: EventKind, now: datetime, **data: Any) -> None:
-    """Append to the room's versioned event record, in the change's own transaction.
+def append_event(
+    session: Session, state: GameState, kind: EventKind, now: datetime, **data: Any
+) -> None:
+    """Append to the room's versioned event record, in the change's own transaction; the
+    action's events are kept on `state` too (its notifications are made from them).
 
     A Core statement on the session's connection (savepoints included): an event is
     append-only, so the unit of work has nothing to track. On PostgreSQL the notice is
     sent by the insert itself, in its RETURNING clause, so an event is one round trip.
     """
+    room = state.room
     room.version += 1
+    state.events.append((kind, data))
     row = {
         "room_id": room.id,
         "version": room.version,

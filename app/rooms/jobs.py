@@ -8,14 +8,11 @@ and every action re-checks the room's state under its lock (idempotent).
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import time
 from datetime import datetime
 
-from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
-from apscheduler.schedulers.blocking import BlockingScheduler
 from sqlalchemy import Select, select, tuple_
 from sqlalchemy.orm import Session
 
@@ -26,7 +23,7 @@ from app.core.logging import log_fields
 from app.core.settings import Settings
 
 from .models import Game, Offer, OfferStatus, Room
-from .service import apply_due_deadlines, schedule
+from .service import apply_due_deadlines, leave
 from .state import GameState
 
 log = logging.getLogger("checkers.jobs")
@@ -78,7 +75,7 @@ def sweep_batch(session: Session, *, limit: int, ctx: Context) -> int:
                 # The deadlines need no moves: only the game, its offers and the seats.
                 state = GameState(room, game, [], pending[game.id])
                 apply_due_deadlines(session, state, ctx=ctx)
-                schedule(state, ctx)
+                leave(session, state, ctx=ctx)
         return len(rooms)
 
 
@@ -120,20 +117,3 @@ def add_sweep_job(
         next_run_time=clock.now(),
         replace_existing=True,
     )
-
-
-def start_background(database: Database, clock: Clock, settings: Settings) -> BaseScheduler:
-    """The in-process scheduler of the web app."""
-    scheduler = BackgroundScheduler(timezone="UTC")
-    add_sweep_job(scheduler, database, clock, settings)
-    scheduler.start()
-    return scheduler
-
-
-def run_worker(database: Database, clock: Clock, settings: Settings) -> None:
-    """Block, running only the sweep (`checkers worker`)."""
-    scheduler = BlockingScheduler(timezone="UTC")
-    add_sweep_job(scheduler, database, clock, settings)
-    log_fields(log, "worker started", interval_s=settings.sweep_interval_seconds)
-    with contextlib.suppress(KeyboardInterrupt, SystemExit):
-        scheduler.start()

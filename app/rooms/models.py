@@ -13,7 +13,16 @@ import enum
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.ai import Level
@@ -126,8 +135,25 @@ class EventKind(enum.StrEnum):
     RESIGNED = "resigned"
     FORFEIT_CLAIMED = "forfeit_claimed"
     CLAIM_OPEN = "claim_open"
+    CLAIM_SOON = "claim_soon"  # the player to move is reminded that a claim opens soon
     GAME_OVER = "game_over"
     EXPIRED = "expired"
+    RENAMED = "renamed"
+    SEAT_MOVED = "seat_moved"  # a seat went to another device: its old tabs let go
+
+
+class Channel(enum.StrEnum):
+    PUSH = "push"
+    EMAIL = "email"
+
+
+class Delivery(enum.StrEnum):
+    """Where a notification stands."""
+
+    PENDING = "pending"  # due at `due_at` (also while a sender holds it)
+    SENT = "sent"
+    DROPPED = "dropped"  # its push subscription is gone, or its address unsubscribed
+    FAILED = "failed"  # given up after the last attempt
 
 
 class Room(Base):
@@ -164,6 +190,12 @@ class Seat(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64))
     # Set when the computer holds this seat; NULL for a person.
     computer_level: Mapped[Level | None] = mapped_column(EnumValue(Level, 16))
+    # The player's display name (NFC, at most 24 characters); NULL: a default by colour.
+    name: Mapped[str | None] = mapped_column(String(24))
+    # Whether the seat has push subscriptions / a confirmed email address: lets an action
+    # skip looking for recipients in the (usual) room where nobody asked to be told.
+    push_on: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    email_on: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
     room: Mapped[Room] = relationship(back_populates="seats")
@@ -193,6 +225,8 @@ class Game(Base):
     turn_started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # The claim_open event of the current turn has been appended.
     claim_notified: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The player to move has been reminded that the claim will open soon (this turn).
+    reminded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
     def side_of(self, role: SeatRole) -> Side:
@@ -263,3 +297,65 @@ class SeatTransfer(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class PushSubscription(Base):
+    """A browser's Web Push subscription for one seat (RFC 8030 endpoint, RFC 8291 keys)."""
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = (UniqueConstraint("seat_id", "endpoint"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), index=True)
+    endpoint: Mapped[str] = mapped_column(String(1024))
+    p256dh: Mapped[str] = mapped_column(String(128))
+    auth: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class SeatEmail(Base):
+    """A seat's email address: nothing is sent to it until it is confirmed.
+
+    Only the SHA-256 of the confirmation link's secret is kept; the unsubscribe links are
+    signed (HMAC) so that they need no stored secret and no seat token.
+    """
+
+    __tablename__ = "seat_emails"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), unique=True)
+    address: Mapped[str] = mapped_column(String(254))
+    # The base of the links in its mails: PUBLIC_URL, or the address the seat used.
+    base_url: Mapped[str] = mapped_column(String(200))
+    confirm_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    confirm_expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    confirmed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class Notification(Base):
+    """One message to one recipient (a push subscription or a seat's address), derived
+    from the room's events in the transaction that appended them: the outbox."""
+
+    __tablename__ = "notifications"
+    __table_args__ = (Index("ix_notifications_state_due_at", "state", "due_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    channel: Mapped[Channel] = mapped_column(EnumValue(Channel, 8))
+    # SET NULL: a dropped subscription leaves its notifications' history.
+    subscription_id: Mapped[int | None] = mapped_column(
+        ForeignKey("push_subscriptions.id", ondelete="SET NULL")
+    )
+    game_number: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(24))
+    # title, body, url (relative to the site), tag
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # When a sender may take it next: now, after a backoff, or when a sender's lease ends.
+    due_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    state: Mapped[Delivery] = mapped_column(EnumValue(Delivery, 8))
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    last_error: Mapped[str | None] = mapped_column(String(200))

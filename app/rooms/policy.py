@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal, cast
 
 from app.core.settings import Settings
@@ -31,9 +31,30 @@ from .models import (
 PdnResult = Literal["1-0", "0-1", "1/2-1/2", "*"]
 
 MAX_DRAW_OFFERS = 3
-FORFEIT_REASON = "forfeit: no move for two days"
-EXPIRED_REASON = "expired: no move for seven days"
-CLOSED_REASON = "closed to rematches: no rematch for seven days"
+
+
+def span(length: timedelta) -> str:
+    """A configured duration in words: `7 days`, `36 hours`, `90 minutes`, `1 day`."""
+    seconds = int(length.total_seconds())
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = seconds // size
+            return f"{count} {unit}{'' if count == 1 else 's'}"
+    return f"{seconds} second{'' if seconds == 1 else 's'}"
+
+
+def forfeit_reason(settings: Settings) -> str:
+    return f"forfeit: no move for {span(settings.claim_after)}"
+
+
+def expired_reason(settings: Settings, *, waiting: bool) -> str:
+    if waiting:
+        return f"nobody joined within {span(settings.expire_after)}"
+    return f"expired: no move for {span(settings.expire_after)}"
+
+
+def closed_reason(settings: Settings) -> str:
+    return f"closed to rematches: no rematch within {span(settings.rematch_window)}"
 
 
 # --- deadlines -------------------------------------------------------------------------
@@ -45,6 +66,7 @@ class Deadline(enum.Enum):
     EXPIRE = "expire"  # a waiting or playing room: nobody moved in time
     CLOSE = "close"  # a finished room: nobody asked for a rematch in time
     CLAIM_OPEN = "claim_open"  # the waiting player may now claim a forfeit
+    REMIND = "remind"  # the player to move: the opponent may claim soon
 
 
 def vs_computer(room: Room) -> bool:
@@ -68,23 +90,43 @@ def expires_at(room: Room, settings: Settings) -> datetime | None:
     return None
 
 
+def remind_at(room: Room, game: Game, settings: Settings) -> datetime | None:
+    """When the player to move is reminded that the claim will open (`REMIND_BEFORE` ahead);
+    None without a claim, with reminders off, or when the turn is shorter than that."""
+    opens = claim_opens_at(room, game, settings)
+    if opens is None or game.turn_started_at is None or not settings.remind_before_seconds:
+        return None
+    at = opens - settings.remind_before
+    return at if at > game.turn_started_at else None
+
+
+def _pending(room: Room, game: Game, settings: Settings) -> list[tuple[datetime, Deadline]]:
+    """Every deadline of the room not yet applied, with its instant."""
+    out: list[tuple[datetime, Deadline]] = []
+    due = expires_at(room, settings)
+    if due is not None:
+        out.append((due, Deadline.CLOSE if room.status == RoomStatus.FINISHED else Deadline.EXPIRE))
+    opens = claim_opens_at(room, game, settings)
+    if opens is not None and not game.claim_notified:
+        out.append((opens, Deadline.CLAIM_OPEN))
+    remind = remind_at(room, game, settings)
+    if remind is not None and not game.reminded and not game.claim_notified:
+        out.append((remind, Deadline.REMIND))
+    return out
+
+
 def next_check(room: Room, game: Game, settings: Settings) -> datetime | None:
     """The next instant a deadline of this room falls due (the sweep's index)."""
-    due = expires_at(room, settings)
-    opens = claim_opens_at(room, game, settings)
-    if opens is not None and not game.claim_notified and due is not None:
-        due = min(due, opens)
-    return due
+    return min((at for at, _ in _pending(room, game, settings)), default=None)
 
 
 def due_deadline(room: Room, game: Game, now: datetime, settings: Settings) -> Deadline | None:
-    """The deadline that has come by `now`, if any; expiry comes before a claim."""
-    due = expires_at(room, settings)
-    if due is not None and now >= due:
-        return Deadline.CLOSE if room.status == RoomStatus.FINISHED else Deadline.EXPIRE
-    opens = claim_opens_at(room, game, settings)
-    if opens is not None and now >= opens and not game.claim_notified:
-        return Deadline.CLAIM_OPEN
+    """The weightiest deadline that has come by `now`, if any: expiry, then the claim's
+    opening, then the reminder (a reminder the claim has overtaken is not sent)."""
+    come = {deadline for at, deadline in _pending(room, game, settings) if now >= at}
+    for deadline in (Deadline.CLOSE, Deadline.EXPIRE, Deadline.CLAIM_OPEN, Deadline.REMIND):
+        if deadline in come:
+            return deadline
     return None
 
 
@@ -129,7 +171,8 @@ def result_text(game: Game) -> str | None:
     if game.status != GameStatus.FINISHED or game.reason is None:
         return None
     if game.termination == Ending.EXPIRED:
-        return f"No winner: {game.reason}"
+        # A room nobody joined had no game to win: say only what happened.
+        return f"No winner: {game.reason}" if game.started_at else game.reason.capitalize()
     return engine_result_text(game.winner, game.reason)
 
 

@@ -22,7 +22,7 @@ from app.core.deps import BaseUrlDep, ContextDep, DatabaseDep, SessionDep, Token
 from app.core.responses import ModelResponse
 from app.engine import RULE_SETS
 
-from . import errors, service
+from . import errors, service, subscriptions
 from .live import stream
 from .pdn import export_game
 from .runtime import RoomsRuntime, RuntimeDep
@@ -31,7 +31,11 @@ from .schemas import (
     CreateRoomIn,
     ErrorOut,
     EventsOut,
+    JoinIn,
     MoveIn,
+    NameIn,
+    PushIn,
+    PushOffIn,
     RoomView,
     RuleSetOut,
     SeatGrant,
@@ -63,7 +67,32 @@ class Acting:
         """The room as the acting seat now sees it; the app's hooks (the computer player)
         hear of the action first."""
         self.runtime.acted(state)
-        return ModelResponse(build_view(state, settings=self.ctx.settings, base_url=self.base_url))
+        return ModelResponse(build_view(state, ctx=self.ctx, base_url=self.base_url))
+
+
+def acting(token_from: Callable[..., Any]) -> Any:
+    """The dependency giving a seat action its `Acting`, the token found by `token_from`."""
+
+    async def dependency(
+        session: SessionDep,
+        ctx: ContextDep,
+        base: BaseUrlDep,
+        runtime: RuntimeDep,
+        token: str | None = Depends(token_from),
+    ) -> Acting:
+        return Acting(session, token, ctx, base, runtime)
+
+    return Depends(dependency)
+
+
+def action_options(dependencies: Sequence[DependsParam], include_in_schema: bool) -> dict[str, Any]:
+    """What every seat action's route declares: it answers the room view, or a refusal."""
+    return {
+        "response_model": RoomView,
+        "responses": _REFUSALS,
+        "dependencies": list(dependencies),
+        "include_in_schema": include_in_schema,
+    }
 
 
 def add_action_routes(
@@ -76,23 +105,8 @@ def add_action_routes(
 ) -> None:
     """Declare the seat actions on `router` under `room_path` (a path with `{room_id}`);
     `token_from` is the dependency that finds the seat's token in the request."""
-
-    async def acting(
-        session: SessionDep,
-        ctx: ContextDep,
-        base: BaseUrlDep,
-        runtime: RuntimeDep,
-        token: str | None = Depends(token_from),
-    ) -> Acting:
-        return Acting(session, token, ctx, base, runtime)
-
-    act_on = Depends(acting)
-    options: dict[str, Any] = {
-        "response_model": RoomView,
-        "responses": _REFUSALS,
-        "dependencies": list(dependencies),
-        "include_in_schema": include_in_schema,
-    }
+    act_on = acting(token_from)
+    options = action_options(dependencies, include_in_schema)
 
     @router.post(
         f"{room_path}/moves",
@@ -150,6 +164,48 @@ def add_action_routes(
             service.claim_forfeit(act.session, room_id=room_id, token=act.token, ctx=act.ctx)
         )
 
+    @router.post(f"{room_path}/name", summary="Rename your seat", **options)
+    def rename(body: NameIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        return act.answer(
+            service.rename_seat(
+                act.session, room_id=room_id, token=act.token, name=body.name, ctx=act.ctx
+            )
+        )
+
+    @router.post(
+        f"{room_path}/push",
+        summary="Send this seat's notifications to a browser's push subscription",
+        **options,
+    )
+    def push_on(body: PushIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        return act.answer(
+            subscriptions.add_push(
+                act.session,
+                room_id=room_id,
+                token=act.token,
+                endpoint=body.endpoint,
+                p256dh=body.keys.p256dh,
+                auth=body.keys.auth,
+                ctx=act.ctx,
+            )
+        )
+
+    @router.post(
+        f"{room_path}/push/off", summary="Stop notifications to a push subscription", **options
+    )
+    def push_off(body: PushOffIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        return act.answer(
+            subscriptions.remove_push(
+                act.session, room_id=room_id, token=act.token, endpoint=body.endpoint, ctx=act.ctx
+            )
+        )
+
+    @router.post(f"{room_path}/email/off", summary="Stop mails to this seat's address", **options)
+    def email_off(act: Acting = act_on, room_id: str = RoomId) -> Response:
+        return act.answer(
+            subscriptions.stop_email(act.session, room_id=room_id, token=act.token, ctx=act.ctx)
+        )
+
 
 @router.get("/rule-sets", response_model=list[RuleSetOut], summary="The six rule sets")
 def list_rule_sets() -> list[RuleSetOut]:
@@ -166,8 +222,8 @@ def list_rule_sets() -> list[RuleSetOut]:
 def create_room(
     body: CreateRoomIn, session: SessionDep, ctx: ContextDep, base: BaseUrlDep
 ) -> SeatGrant:
-    granted = service.create_room(session, rule_set=body.rule_set, ctx=ctx)
-    return grant_view(granted, settings=ctx.settings, base_url=base)
+    granted = service.create_room(session, rule_set=body.rule_set, name=body.name, ctx=ctx)
+    return grant_view(granted, ctx=ctx, base_url=base)
 
 
 @router.get(
@@ -184,7 +240,7 @@ def get_room(
     room_id: str = RoomId,
 ) -> Response:
     state = service.read_room(session, room_id=room_id, token=token, ctx=ctx)
-    return ModelResponse(build_view(state, settings=ctx.settings, base_url=base))
+    return ModelResponse(build_view(state, ctx=ctx, base_url=base))
 
 
 @router.post(
@@ -194,10 +250,15 @@ def get_room(
     summary="Take the open seat (the tires in game 1)",
 )
 def join_room(
-    session: SessionDep, ctx: ContextDep, base: BaseUrlDep, room_id: str = RoomId
+    session: SessionDep,
+    ctx: ContextDep,
+    base: BaseUrlDep,
+    body: JoinIn | None = None,
+    room_id: str = RoomId,
 ) -> SeatGrant:
-    granted = service.join_room(session, room_id=room_id, ctx=ctx)
-    return grant_view(granted, settings=ctx.settings, base_url=base)
+    name = body.name if body else None
+    granted = service.join_room(session, room_id=room_id, name=name, ctx=ctx)
+    return grant_view(granted, ctx=ctx, base_url=base)
 
 
 add_action_routes(router, room_path="/rooms/{room_id}", token_from=get_token)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, EmailStr, Field, field_validator
 
 from app.ai import Level
 from app.engine import Side
@@ -18,6 +18,7 @@ from .models import (
     RoomStatusName,
     SeatRole,
 )
+from .names import clean_name
 from .policy import PdnResult
 
 
@@ -25,12 +26,58 @@ class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class CreateRoomIn(_In):
+class Named(_In):
+    """A body that may carry the player's display name."""
+
+    name: str | None = Field(
+        default=None,
+        max_length=200,
+        description="Display name: 1-24 characters after trimming and Unicode NFC, nothing "
+        "invisible; blank or absent gives a default by colour ('Drums player').",
+        examples=["Ana"],
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _clean(cls, value: str | None) -> str | None:
+        return None if value is None else clean_name(value)
+
+
+class CreateRoomIn(Named):
     rule_set: str = Field(
         default="english",
         max_length=32,
         description="english, brazilian, russian, spanish, italian or thai",
     )
+
+
+class JoinIn(Named):
+    pass
+
+
+class NameIn(Named):
+    pass
+
+
+class PushKeysIn(_In):
+    p256dh: str = Field(min_length=80, max_length=100, description="base64url P-256 point")
+    auth: str = Field(min_length=20, max_length=30, description="base64url 16-byte secret")
+
+
+class PushIn(_In):
+    """A browser's PushSubscription (its `toJSON()`, without expirationTime)."""
+
+    endpoint: str = Field(min_length=10, max_length=1024)
+    keys: PushKeysIn
+    expirationTime: int | None = None
+
+
+class PushOffIn(_In):
+    endpoint: str = Field(min_length=10, max_length=1024)
+
+
+class EmailIn(_In):
+    address: EmailStr = Field(description="Where to mail this seat's notifications.")
 
 
 class MoveIn(_In):
@@ -65,13 +112,33 @@ class SeatOut(BaseModel):
     seat: SeatRole
     side: Side = Field(description="The seat's colour in the current game.")
     taken: bool
+    name: str = Field(
+        description="The player's name, the computer's level, or a default by colour."
+    )
     computer_level: Level | None = None
+
+
+class NotificationsOut(BaseModel):
+    push: bool = Field(description="At least one device of this seat gets Web Push.")
+    email: bool = Field(description="A confirmed address of this seat gets mails.")
 
 
 class YouOut(BaseModel):
     seat: SeatRole
     side: Side
     to_move: bool = Field(description="The current game is in progress and it is your turn.")
+    name: str | None = Field(description="The name you chose (null: the default).")
+    notifications: NotificationsOut
+
+
+class TermsOut(BaseModel):
+    """The service's durations, for the deadlines a page states."""
+
+    claim_after_seconds: int
+    expire_after_seconds: int
+    rematch_window_seconds: int
+    remind_before_seconds: int
+    email: bool = Field(description="Whether this service can send mail.")
 
 
 class PlayedMoveOut(BaseModel):
@@ -153,6 +220,8 @@ class RoomView(BaseModel):
 
     id: str
     share_url: str
+    now: datetime = Field(description="The server's clock: deadlines count from it.")
+    terms: TermsOut
     rule_set: RuleSetOut
     status: RoomStatusName
     version: int = Field(description="Version of the room's last event.")

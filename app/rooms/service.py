@@ -24,7 +24,7 @@ from app.core.context import Context
 from app.core.logging import log_fields
 from app.engine import RULE_SETS, AmbiguousMoveError, Board, EngineError, IllegalMoveError, Side
 
-from . import errors, policy
+from . import errors, outbox, policy
 from .events import append_event
 from .models import (
     Ending,
@@ -87,24 +87,30 @@ def locked_room(
         if not apply_due_deadlines(session, state, ctx=ctx):
             state.seat = identify(state.room, token)
             yield state
-            schedule(state, ctx)
+            leave(session, state, ctx=ctx)
             return
+        applied = len(state.events)
         try:
             with session.begin_nested():
                 state.seat = identify(state.room, token)
                 yield state
         except errors.RoomError as exc:
             refused = exc
+            del state.events[applied:]  # undone with the savepoint
+            state.seat = None  # the deadlines were nobody's act
         else:
-            schedule(state, ctx)
+            leave(session, state, ctx=ctx)
             return
-        schedule(state, ctx)
+        leave(session, state, ctx=ctx)
     raise refused
 
 
-def schedule(state: GameState, ctx: Context) -> None:
-    """Set when the sweep must next look at the room."""
+def leave(session: Session, state: GameState, *, ctx: Context) -> None:
+    """The way out of every change of a room: when the sweep must next look at it, and
+    the notifications its new events call for (in the same transaction)."""
     state.room.next_check_at = policy.next_check(state.room, state.game, ctx.settings)
+    if state.events:
+        outbox.enqueue(session, state, ctx=ctx)
 
 
 def apply_due_deadlines(session: Session, state: GameState, *, ctx: Context) -> bool:
@@ -117,23 +123,21 @@ def apply_due_deadlines(session: Session, state: GameState, *, ctx: Context) -> 
     if due is Deadline.CLOSE:
         room.status = RoomStatus.EXPIRED
         _lapse_offers(state, ctx, kind=OfferKind.REMATCH)
-        append_event(
-            session, room, EventKind.EXPIRED, now, game=game.number, reason=policy.CLOSED_REASON
-        )
+        reason = policy.closed_reason(ctx.settings)
+        append_event(session, state, EventKind.EXPIRED, now, game=game.number, reason=reason)
         _log("expired", game, outcome="closed")
     elif due is Deadline.EXPIRE:
+        reason = policy.expired_reason(ctx.settings, waiting=room.status == RoomStatus.WAITING)
         finish_game(
             session,
             state,
             ctx=ctx,
             winner=None,
             ending=Ending.EXPIRED,
-            reason=policy.EXPIRED_REASON,
+            reason=reason,
             room_status=RoomStatus.EXPIRED,
         )
-        append_event(
-            session, room, EventKind.EXPIRED, now, game=game.number, reason=policy.EXPIRED_REASON
-        )
+        append_event(session, state, EventKind.EXPIRED, now, game=game.number, reason=reason)
     elif due is Deadline.CLAIM_OPEN:
         game.claim_notified = True
         opens = policy.claim_opens_at(room, game, ctx.settings)
@@ -141,7 +145,7 @@ def apply_due_deadlines(session: Session, state: GameState, *, ctx: Context) -> 
         claimant = game.turn.opponent
         append_event(
             session,
-            room,
+            state,
             EventKind.CLAIM_OPEN,
             now,
             game=game.number,
@@ -151,6 +155,21 @@ def apply_due_deadlines(session: Session, state: GameState, *, ctx: Context) -> 
             opens_at=opens.isoformat(),
         )
         _log("claim_open", game, outcome="claim_open")
+    elif due is Deadline.REMIND:
+        game.reminded = True
+        opens = policy.claim_opens_at(room, game, ctx.settings)
+        assert opens is not None
+        append_event(
+            session,
+            state,
+            EventKind.CLAIM_SOON,
+            now,
+            game=game.number,
+            ply=game.ply,
+            seat=game.seat_of(game.turn),
+            side=game.turn.value,
+            opens_at=opens.isoformat(),
+        )
     return True
 
 
@@ -176,7 +195,7 @@ def finish_game(
     _lapse_offers(state, ctx, kind=OfferKind.DRAW)
     append_event(
         session,
-        room,
+        state,
         EventKind.GAME_OVER,
         ctx.now,
         game=game.number,
@@ -212,6 +231,7 @@ def create_room(
     *,
     rule_set: str,
     ctx: Context,
+    name: str | None = None,
     first_fen: str | None = None,
     computer: Level | None = None,
 ) -> Granted:
@@ -237,7 +257,9 @@ def create_room(
             created_at=now,
             last_active_at=now,
         )
-        creator = Seat(role=SeatRole.CREATOR, token_hash=hash_token(token), joined_at=now)
+        creator = Seat(
+            role=SeatRole.CREATOR, token_hash=hash_token(token), name=name, joined_at=now
+        )
         room.seats.append(creator)
         session.add(room)
         session.flush()  # the room row first: games reference it
@@ -251,27 +273,41 @@ def create_room(
             turn=first.turn,
             created_at=now,
             claim_notified=False,
+            reminded=False,
         )
         room.games.append(game)
         session.flush()
         state = GameState(room, game, [], [], seat=creator)
-        append_event(session, room, EventKind.CREATED, now, rule_set=rule_set, seat=creator.role)
+        append_event(session, state, EventKind.CREATED, now, rule_set=rule_set, seat=creator.role)
         _log("created", game, outcome="waiting", rule_set=rule_set)
         if computer is not None:
             _seat_opponent(session, state, ctx, token_hash=None, computer=computer)
-        schedule(state, ctx)
+        leave(session, state, ctx=ctx)
     return Granted(state, token)
 
 
-def join_room(session: Session, *, room_id: str, ctx: Context) -> Granted:
+def join_room(session: Session, *, room_id: str, ctx: Context, name: str | None = None) -> Granted:
     """Take the open seat; the game starts at once."""
     token = new_token()
     with locked_room(session, room_id=room_id, ctx=ctx) as state:
         state.require_open()
         if state.room.status != RoomStatus.WAITING:
             raise errors.RoomFull("both seats of this room are taken")
-        state.seat = _seat_opponent(session, state, ctx, token_hash=hash_token(token))
+        state.seat = _seat_opponent(session, state, ctx, token_hash=hash_token(token), name=name)
         return Granted(state, token)
+
+
+def rename_seat(
+    session: Session, *, room_id: str, token: str | None, name: str | None, ctx: Context
+) -> GameState:
+    """The token's seat takes another display name (None: the default again)."""
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
+        seat = state.require_seat()
+        state.require_open()
+        if seat.name != name:
+            seat.name = name
+            append_event(session, state, EventKind.RENAMED, ctx.now, seat=seat.role, name=name)
+        return state
 
 
 def _seat_opponent(
@@ -280,10 +316,17 @@ def _seat_opponent(
     ctx: Context,
     *,
     token_hash: str | None,
+    name: str | None = None,
     computer: Level | None = None,
 ) -> Seat:
     room, game, now = state.room, state.game, ctx.now
-    seat = Seat(role=SeatRole.JOINER, token_hash=token_hash, computer_level=computer, joined_at=now)
+    seat = Seat(
+        role=SeatRole.JOINER,
+        token_hash=token_hash,
+        name=name,
+        computer_level=computer,
+        joined_at=now,
+    )
     room.seats.append(seat)
     game.status = GameStatus.PLAYING
     game.started_at = now
@@ -291,7 +334,7 @@ def _seat_opponent(
     room.status = RoomStatus.PLAYING
     room.last_active_at = now
     extra = {"computer_level": computer.value} if computer is not None else {}
-    append_event(session, room, EventKind.JOINED, now, seat=seat.role, game=game.number, **extra)
+    append_event(session, state, EventKind.JOINED, now, seat=seat.role, game=game.number, **extra)
     _log("joined", game, outcome="playing")
     return seat
 
@@ -363,13 +406,13 @@ def record_move(session: Session, state: GameState, *, seat: Seat, move: str, ct
     game.fen = record.fen_after
     game.turn = board.turn
     game.turn_started_at = now
-    game.claim_notified = False
+    game.claim_notified = game.reminded = False
     room.last_active_at = now
     # A draw offer stands until answered or until the player it was made to moves.
     _lapse_offers(state, ctx, kind=OfferKind.DRAW, by_seat=seat.role.other)
     append_event(
         session,
-        room,
+        state,
         EventKind.MOVE,
         now,
         game=game.number,
@@ -432,7 +475,7 @@ def draw_action(
         if _offer_or_answer(session, state, seat, OfferKind.DRAW, action, ctx):
             append_event(
                 session,
-                state.room,
+                state,
                 EventKind.DRAW_ACCEPTED,
                 ctx.now,
                 game=state.game.number,
@@ -481,7 +524,7 @@ def _offer_or_answer(
 ) -> bool:
     """Make an offer, or answer the opponent's pending one; whether it was accepted (the
     caller then does what was agreed)."""
-    room, game, now = state.room, state.game, ctx.now
+    game, now = state.game, ctx.now
     if action == OfferAction.OFFER:
         policy.check_new_offer(state.offers, kind, seat.role)
         offer = Offer(
@@ -494,7 +537,7 @@ def _offer_or_answer(
         session.add(offer)
         state.offers.append(offer)
         side = {"side": game.side_of(seat.role).value} if kind == OfferKind.DRAW else {}
-        append_event(session, room, _OFFERED[kind], now, game=game.number, seat=seat.role, **side)
+        append_event(session, state, _OFFERED[kind], now, game=game.number, seat=seat.role, **side)
         _log(f"{kind}_offered", game, outcome="pending")
         return False
     pending = policy.offer_to_answer(state.offers, kind, seat.role)
@@ -503,7 +546,7 @@ def _offer_or_answer(
         pending.status = OfferStatus.ACCEPTED
         return True
     pending.status = OfferStatus.DECLINED
-    append_event(session, room, _DECLINED[kind], now, game=game.number, seat=seat.role)
+    append_event(session, state, _DECLINED[kind], now, game=game.number, seat=seat.role)
     _log(f"{kind}_declined", game, outcome="declined")
     return False
 
@@ -524,6 +567,7 @@ def _start_next_game(session: Session, state: GameState, ctx: Context) -> None:
         started_at=now,
         turn_started_at=now,
         claim_notified=False,
+        reminded=False,
     )
     room.games.append(game)
     room.current_game_number = game.number
@@ -532,7 +576,7 @@ def _start_next_game(session: Session, state: GameState, ctx: Context) -> None:
     state.begin_game(game)
     append_event(
         session,
-        room,
+        state,
         EventKind.REMATCH_ACCEPTED,
         now,
         game=game.number,
@@ -585,7 +629,7 @@ def claim_forfeit(session: Session, *, room_id: str, token: str | None, ctx: Con
             ctx=ctx,
             winner=side,
             ending=Ending.FORFEIT,
-            reason=policy.FORFEIT_REASON,
+            reason=policy.forfeit_reason(ctx.settings),
         )
         return state
 
@@ -605,7 +649,7 @@ def _ended_by(
     side = state.game.side_of(seat.role)
     append_event(
         session,
-        state.room,
+        state,
         kind,
         ctx.now,
         game=state.game.number,

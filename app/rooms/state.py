@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session, joinedload
@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session, joinedload
 from app.engine import Board, Side
 
 from . import errors
-from .models import Game, GameStatus, Move, Offer, Room, RoomStatus, Seat
+from .models import EventKind, Game, GameStatus, Move, Offer, Room, RoomStatus, Seat
 
 
 class MoveRecord(NamedTuple):
@@ -73,6 +73,8 @@ class GameState:
     moves: list[MoveRecord]
     offers: list[Offer]
     seat: Seat | None = None
+    # The events this action has appended so far, oldest first (kind and data).
+    events: list[tuple[EventKind, dict[str, Any]]] = field(default_factory=list)
     _board: Board | None = field(default=None, repr=False)
 
     def board(self) -> Board:

@@ -18,9 +18,11 @@ from app.core.context import Context
 from app.core.logging import log_fields
 
 from . import errors
-from .models import Seat, SeatTransfer
+from .events import append_event
+from .models import EventKind, Seat, SeatTransfer
 from .seats import hash_token, new_token
 from .service import Granted, locked_room
+from .subscriptions import forget_devices
 
 log = logging.getLogger("checkers.game")
 
@@ -83,6 +85,9 @@ def redeem_transfer(session: Session, *, room_id: str, secret: str, ctx: Context
             raise TransferInvalid("this link has expired: make a new one on your other device")
         seat.token_hash = hash_token(token)
         _cancel_open(session, seat, now)
+        forget_devices(session, seat)
+        # The old device's open pages hear of it and become a spectator's.
+        append_event(session, state, EventKind.SEAT_MOVED, now, seat=seat.role)
         state.seat = seat
         log_fields(log, "transfer_redeemed", room=room_id, seat=seat.role)
         return Granted(state, token)

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from app.core.context import Context
 from app.core.settings import Settings
 from app.engine import RULE_SETS, RuleSet, Side, square_name
 
 from . import policy
 from .models import Ending, Game, GameStatus, OfferStatus, SeatRole
+from .names import shown_name
 from .schemas import (
     DrawOffersLeft,
     GameOut,
     GameSummaryOut,
     LegalMoveOut,
+    NotificationsOut,
     OfferOut,
     PlayedMoveOut,
     ResultOut,
@@ -20,6 +23,7 @@ from .schemas import (
     ScoreOut,
     SeatGrant,
     SeatOut,
+    TermsOut,
     YouOut,
 )
 from .service import Granted
@@ -62,10 +66,20 @@ def score(games: list[Game]) -> ScoreOut:
     return ScoreOut(creator=points[SeatRole.CREATOR], joiner=points[SeatRole.JOINER])
 
 
-def build_view(state: GameState, *, settings: Settings, base_url: str) -> RoomView:
+def terms_out(settings: Settings) -> TermsOut:
+    return TermsOut(
+        claim_after_seconds=settings.claim_after_seconds,
+        expire_after_seconds=settings.expire_after_seconds,
+        rematch_window_seconds=settings.rematch_window_seconds,
+        remind_before_seconds=settings.remind_before_seconds,
+        email=settings.email_enabled,
+    )
+
+
+def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
     """The whole room as the state's seat (or a spectator, without one) sees it."""
     room, game, moves, games = state.room, state.game, state.moves, state.room.games
-    you = state.seat.role if state.seat else None
+    seat, settings = state.seat, ctx.settings
     offers = [o for o in state.offers if o.status == OfferStatus.PENDING]
     draws_left = {
         side: policy.MAX_DRAW_OFFERS - policy.draw_offers_made(state.offers, game.seat_of(side))
@@ -87,6 +101,8 @@ def build_view(state: GameState, *, settings: Settings, base_url: str) -> RoomVi
     return RoomView(
         id=room.id,
         share_url=share_url(base_url, room.id),
+        now=ctx.now,
+        terms=terms_out(settings),
         rule_set=rule_set_out(RULE_SETS[room.rule_set]),
         status=room.status.label,
         version=room.version,
@@ -96,17 +112,24 @@ def build_view(state: GameState, *, settings: Settings, base_url: str) -> RoomVi
                 seat=role,
                 side=game.side_of(role),
                 taken=role in taken,
+                name=shown_name(
+                    taken[role].name if role in taken else None,
+                    taken[role].computer_level if role in taken else None,
+                    game.side_of(role),
+                ),
                 computer_level=taken[role].computer_level if role in taken else None,
             )
             for role in SeatRole
         ],
         you=(
             YouOut(
-                seat=you,
-                side=game.side_of(you),
-                to_move=game.status == GameStatus.PLAYING and game.side_of(you) == game.turn,
+                seat=seat.role,
+                side=game.side_of(seat.role),
+                to_move=game.status == GameStatus.PLAYING and game.side_of(seat.role) == game.turn,
+                name=seat.name,
+                notifications=NotificationsOut(push=seat.push_on, email=seat.email_on),
             )
-            if you
+            if seat
             else None
         ),
         game=GameOut(
@@ -166,9 +189,9 @@ def build_view(state: GameState, *, settings: Settings, base_url: str) -> RoomVi
     )
 
 
-def grant_view(granted: Granted, *, settings: Settings, base_url: str) -> SeatGrant:
+def grant_view(granted: Granted, *, ctx: Context, base_url: str) -> SeatGrant:
     """The answer to whoever just took a seat: the room, the seat and its token (once)."""
-    view = build_view(granted.state, settings=settings, base_url=base_url)
+    view = build_view(granted.state, ctx=ctx, base_url=base_url)
     assert view.you is not None
     return SeatGrant(
         room_id=view.id,

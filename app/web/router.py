@@ -13,8 +13,8 @@ from datetime import datetime
 from pathlib import Path as FsPath
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Path, Request, Response, status
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi import APIRouter, Depends, FastAPI, Form, Path, Query, Request, Response, status
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
@@ -27,9 +27,10 @@ from app.core.context import Context
 from app.core.deps import BaseUrlDep, ContextDep, SessionDep
 from app.core.responses import ModelResponse
 from app.engine import RULE_SETS
-from app.rooms import errors, service, transfers
+from app.notify.router import add_mail_routes
+from app.rooms import errors, service, subscriptions, transfers
 from app.rooms.router import add_action_routes
-from app.rooms.schemas import CreateRoomIn
+from app.rooms.schemas import CreateRoomIn, JoinIn
 from app.rooms.service import Granted
 from app.rooms.state import GameState
 from app.rooms.view import build_view, rule_set_out
@@ -100,7 +101,7 @@ def _created(request: Request, granted: Granted) -> Response:
 
 
 def _joined(request: Request, granted: Granted, ctx: Context, base: str) -> Response:
-    view = build_view(granted.state, settings=ctx.settings, base_url=base)
+    view = build_view(granted.state, ctx=ctx, base_url=base)
     return _seated(request, ModelResponse(view), granted)
 
 
@@ -134,7 +135,7 @@ def room_page(
         return templates.TemplateResponse(
             request, "missing.html", {}, status_code=status.HTTP_404_NOT_FOUND
         )
-    view = build_view(state, settings=ctx.settings, base_url=base)
+    view = build_view(state, ctx=ctx, base_url=base)
     response = templates.TemplateResponse(
         request, "room.html", {"view": view, "view_data": view.model_dump(mode="json")}
     )
@@ -156,7 +157,7 @@ def room_state(
     room_id: str = RoomId,
 ) -> Response:
     state, forget = _seen_here(session, room_id, token, ctx)
-    response = ModelResponse(build_view(state, settings=ctx.settings, base_url=base))
+    response = ModelResponse(build_view(state, ctx=ctx, base_url=base))
     response.headers["Cache-Control"] = "no-store"
     if forget:
         response.delete_cookie(SEAT_COOKIE, path=seat_cookie_path(room_id))
@@ -167,7 +168,8 @@ def room_state(
 def create_room(
     body: CreateRoomIn, request: Request, session: SessionDep, ctx: ContextDep
 ) -> Response:
-    return _created(request, service.create_room(session, rule_set=body.rule_set, ctx=ctx))
+    granted = service.create_room(session, rule_set=body.rule_set, name=body.name, ctx=ctx)
+    return _created(request, granted)
 
 
 @router.post("/computer", status_code=status.HTTP_201_CREATED, dependencies=[SameOrigin])
@@ -175,7 +177,7 @@ def play_computer(
     body: ComputerGameIn, request: Request, session: SessionDep, ctx: ContextDep
 ) -> Response:
     granted = computer.create_computer_game(
-        session, rule_set=body.rule_set, level=body.level, ctx=ctx
+        session, rule_set=body.rule_set, level=body.level, name=body.name, ctx=ctx
     )
     return _created(request, granted)
 
@@ -186,18 +188,22 @@ def join_room(
     session: SessionDep,
     ctx: ContextDep,
     base: BaseUrlDep,
+    body: JoinIn | None = None,
     room_id: str = RoomId,
 ) -> Response:
-    return _joined(request, service.join_room(session, room_id=room_id, ctx=ctx), ctx, base)
+    name = body.name if body else None
+    granted = service.join_room(session, room_id=room_id, name=name, ctx=ctx)
+    return _joined(request, granted, ctx, base)
 
 
-add_action_routes(
-    router,
-    room_path="/r/{room_id}",
-    token_from=seat_token,
-    dependencies=[SameOrigin],
-    include_in_schema=False,
-)
+for add_routes in (add_action_routes, add_mail_routes):
+    add_routes(
+        router,
+        room_path="/r/{room_id}",
+        token_from=seat_token,
+        dependencies=[SameOrigin],
+        include_in_schema=False,
+    )
 
 
 @router.post("/r/{room_id}/device-link", dependencies=[SameOrigin])
@@ -227,6 +233,82 @@ def continue_here(
 ) -> Response:
     granted = transfers.redeem_transfer(session, room_id=room_id, secret=body.secret, ctx=ctx)
     return _joined(request, granted, ctx, base)
+
+
+# --- mail links and the service worker --------------------------------------------------
+
+
+def _notice(request: Request, title: str, text: str, **extra: Any) -> HTMLResponse:
+    status_code = extra.pop("status_code", status.HTTP_200_OK)
+    return templates.TemplateResponse(
+        request, "notice.html", {"title": title, "text": text, **extra}, status_code=status_code
+    )
+
+
+@router.get("/mail/confirm", response_class=HTMLResponse)
+def mail_confirm_page(request: Request, t: str = Query(max_length=100)) -> HTMLResponse:
+    """A page with a button, so that a mail scanner following the link confirms nothing."""
+    return _notice(
+        request,
+        "Confirm your address",
+        "Confirm that this address may receive the notifications of your game.",
+        form={"action": "/mail/confirm", "fields": {"t": t}, "button": "Confirm"},
+    )
+
+
+@router.post("/mail/confirm", response_class=HTMLResponse, dependencies=[SameOrigin])
+def mail_confirm(
+    request: Request, session: SessionDep, ctx: ContextDep, t: str = Form(max_length=100)
+) -> HTMLResponse:
+    try:
+        room_id = subscriptions.confirm_email(session, secret=t, ctx=ctx)
+    except subscriptions.LinkInvalid as exc:
+        return _notice(request, "This link does not work", exc.message, status_code=403)
+    return _notice(
+        request,
+        "Address confirmed",
+        "You will get a mail when your game needs you.",
+        link={"href": f"/r/{room_id}", "text": "Back to the game"},
+    )
+
+
+@router.get("/mail/unsubscribe", response_class=HTMLResponse)
+def mail_unsubscribe_page(
+    request: Request, e: int = Query(ge=1, le=2**62), t: str = Query(max_length=100)
+) -> HTMLResponse:
+    return _notice(
+        request,
+        "Stop these mails",
+        "Stop all mails about this game to this address?",
+        form={"action": f"/mail/unsubscribe?e={e}&t={t}", "fields": {}, "button": "Stop mails"},
+    )
+
+
+@router.post("/mail/unsubscribe", response_class=HTMLResponse)
+def mail_unsubscribe(
+    request: Request,
+    session: SessionDep,
+    ctx: ContextDep,
+    e: int = Query(ge=1, le=2**62),
+    t: str = Query(max_length=100),
+) -> HTMLResponse:
+    """The one-click unsubscribe of RFC 8058: mail programs post here themselves (from no
+    page of this site, so no same-origin check); the signed link is the authority."""
+    try:
+        subscriptions.unsubscribe(session, email_id=e, signature=t, ctx=ctx)
+    except subscriptions.LinkInvalid as exc:
+        return _notice(request, "This link does not work", exc.message, status_code=403)
+    return _notice(request, "Unsubscribed", "No more mails will be sent to this address.")
+
+
+@router.get("/sw.js")
+def service_worker() -> FileResponse:
+    """The service worker, served from the root so that it may control every page."""
+    return FileResponse(
+        STATIC / "js" / "sw.js",
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache"},
+    )
 
 
 class _Static(StaticFiles):

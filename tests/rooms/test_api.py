@@ -19,6 +19,9 @@ from app.rooms.models import Seat
 
 from .conftest import Api, Room
 
+# A seat that chose no name and asked for no notifications.
+NO_NAME_NO_ALERTS = {"name": None, "notifications": {"push": False, "email": False}}
+
 ENGLISH_OPENINGS = {"9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"}
 ENGLISH_REPLIES = {"21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"}
 
@@ -95,7 +98,12 @@ def test_create_gives_the_drums_seat_a_token_shown_once(api: Api, database: Data
     room = body["room"]
     assert room["status"] == "waiting"
     assert room["rule_set"]["key"] == "russian"
-    assert room["you"] == {"seat": "creator", "side": "drums", "to_move": False}
+    assert room["you"] == {
+        "seat": "creator",
+        "side": "drums",
+        "to_move": False,
+        **NO_NAME_NO_ALERTS,
+    }
     assert [(s["seat"], s["side"], s["taken"]) for s in room["seats"]] == [
         ("creator", "drums", True),
         ("joiner", "tires", False),
@@ -127,8 +135,9 @@ def test_view_of_a_new_game_shows_position_turn_and_legal_moves(api: Api) -> Non
     assert game["fen"] == "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
     assert game["turn"] == "drums" and game["ply"] == 0 and game["moves"] == []
     assert {m["notation"] for m in game["legal_moves"]} == ENGLISH_OPENINGS
-    assert view["you"] == {"seat": "creator", "side": "drums", "to_move": True}
+    assert view["you"] == {"seat": "creator", "side": "drums", "to_move": True, **NO_NAME_NO_ALERTS}
     assert api.view(room, room.joiner)["you"] == {
+        **NO_NAME_NO_ALERTS,
         "seat": "joiner",
         "side": "tires",
         "to_move": False,
@@ -428,7 +437,12 @@ def test_resign_and_rematch_swap_sides_keep_history_and_score(api: Api) -> None:
     assert view["status"] == "playing"
     assert view["game"]["number"] == 2 and view["game"]["ply"] == 0
     assert (view["game"]["drums_seat"], view["game"]["tires_seat"]) == ("joiner", "creator")
-    assert view["you"] == {"seat": "creator", "side": "tires", "to_move": False}
+    assert view["you"] == {
+        "seat": "creator",
+        "side": "tires",
+        "to_move": False,
+        **NO_NAME_NO_ALERTS,
+    }
     assert [(g["number"], g["drums_seat"]) for g in view["games"]] == [
         (1, "creator"),
         (2, "joiner"),

@@ -98,8 +98,8 @@ def test_claim_opens_exactly_at_48_hours(api: Api, clock: ManualClock) -> None:
     assert r.status_code == 200
     result = r.json()["game"]["result"]
     assert (result["winner"], result["winner_seat"]) == ("drums", "creator")
-    assert result["reason"] == "forfeit: no move for two days"
-    assert result["text"] == "Drums win: forfeit: no move for two days"
+    assert result["reason"] == "forfeit: no move for 2 days"
+    assert result["text"] == "Drums win: forfeit: no move for 2 days"
     assert r.json()["status"] == "finished"
     assert [e["kind"] for e in events(api, room)][-2:] == ["forfeit_claimed", "game_over"]
 
@@ -184,7 +184,9 @@ def test_waiting_room_expires_seven_days_after_creation_on_access(
     view = api.view(room)  # no sweep has run
     assert view["status"] == "expired" and view["expires_at"] is None
     result = view["game"]["result"]
-    assert result["winner"] is None and result["reason"] == "expired: no move for seven days"
+    # The configured duration, said as what happened: nobody took the seat.
+    assert result["winner"] is None and result["reason"] == "nobody joined within 7 days"
+    assert result["text"] == "Nobody joined within 7 days"
     join = api.client.post(f"/api/rooms/{room.id}/join")
     assert join.status_code == 409 and join.json()["code"] == "room_expired"
     assert "expired" in join.json()["detail"]
@@ -200,7 +202,7 @@ def test_active_room_expires_and_refuses_everything(api: Api, clock: ManualClock
     assert r.status_code == 409 and r.json()["code"] == "room_expired"
     view = api.view(room)
     assert view["status"] == "expired"
-    assert view["game"]["result"]["text"] == "No winner: expired: no move for seven days"
+    assert view["game"]["result"]["text"] == "No winner: expired: no move for 7 days"
     assert view["score"] == {"creator": 0.0, "joiner": 0.0}
     for what, action in (
         ("draw", "offer"),

@@ -81,25 +81,57 @@ def test_expiry_and_the_rematch_window() -> None:
 
 def test_the_next_check_is_the_nearest_deadline_not_yet_announced() -> None:
     playing, g = room(RoomStatus.PLAYING), game()
+    # The reminder comes REMIND_BEFORE (24 h) ahead of the claim (48 h).
+    assert policy.remind_at(playing, g, SETTINGS) == T0 + 24 * HOUR
+    assert policy.next_check(playing, g, SETTINGS) == T0 + 24 * HOUR
+    g.reminded = True
     assert policy.next_check(playing, g, SETTINGS) == T0 + 48 * HOUR
     g.claim_notified = True  # the claim's opening was announced: only expiry is left
     assert policy.next_check(playing, g, SETTINGS) == T0 + 7 * 24 * HOUR
     assert policy.next_check(room(RoomStatus.EXPIRED), g, SETTINGS) is None
 
 
+def test_no_reminder_when_turned_off_or_longer_than_the_turn() -> None:
+    playing, g = room(RoomStatus.PLAYING), game()
+    off = SETTINGS.model_copy(update={"remind_before_seconds": 0})
+    assert policy.remind_at(playing, g, off) is None
+    assert policy.next_check(playing, g, off) == T0 + 48 * HOUR
+    longer = SETTINGS.model_copy(update={"remind_before_seconds": 49 * 3600})
+    assert policy.remind_at(playing, g, longer) is None
+    vs_computer = room(RoomStatus.PLAYING, computer=True)
+    assert policy.remind_at(vs_computer, g, SETTINGS) is None
+
+
 def test_which_deadline_has_come() -> None:
     playing, g = room(RoomStatus.PLAYING), game()
+    assert policy.due_deadline(playing, g, T0 + 23 * HOUR, SETTINGS) is None
+    assert policy.due_deadline(playing, g, T0 + 24 * HOUR, SETTINGS) is Deadline.REMIND
+    g.reminded = True
     assert policy.due_deadline(playing, g, T0 + 47 * HOUR, SETTINGS) is None
     assert policy.due_deadline(playing, g, T0 + 48 * HOUR, SETTINGS) is Deadline.CLAIM_OPEN
     g.claim_notified = True
     assert policy.due_deadline(playing, g, T0 + 49 * HOUR, SETTINGS) is None
-    # Expiry comes before a claim that was never announced.
-    g.claim_notified = False
+    # A claim overtakes a reminder never sent; expiry overtakes both.
+    fresh = game()
+    assert policy.due_deadline(playing, fresh, T0 + 48 * HOUR, SETTINGS) is Deadline.CLAIM_OPEN
     later = T0 + 7 * 24 * HOUR
-    assert policy.due_deadline(playing, g, later, SETTINGS) is Deadline.EXPIRE
-    finished = room(RoomStatus.FINISHED)
-    assert policy.due_deadline(finished, g, T0 + 3 * 24 * HOUR, SETTINGS) is Deadline.CLOSE
+    assert policy.due_deadline(playing, fresh, later, SETTINGS) is Deadline.EXPIRE
+    finished_room = room(RoomStatus.FINISHED)
+    assert policy.due_deadline(finished_room, g, T0 + 3 * 24 * HOUR, SETTINGS) is Deadline.CLOSE
     assert policy.due_deadline(room(RoomStatus.EXPIRED), g, later + HOUR, SETTINGS) is None
+
+
+def test_durations_are_said_as_configured() -> None:
+    assert policy.span(timedelta(days=7)) == "7 days"
+    assert policy.span(timedelta(hours=48)) == "2 days"
+    assert policy.span(timedelta(hours=36)) == "36 hours"
+    assert policy.span(timedelta(hours=1)) == "1 hour"
+    assert policy.span(timedelta(minutes=90)) == "90 minutes"
+    assert policy.span(timedelta(seconds=61)) == "61 seconds"
+    assert policy.forfeit_reason(SETTINGS) == "forfeit: no move for 2 days"
+    assert policy.expired_reason(SETTINGS, waiting=False) == "expired: no move for 7 days"
+    assert policy.expired_reason(SETTINGS, waiting=True) == "nobody joined within 7 days"
+    assert policy.closed_reason(SETTINGS) == "closed to rematches: no rematch within 3 days"
 
 
 # --- offers ----------------------------------------------------------------------------
@@ -150,14 +182,17 @@ def test_result_texts() -> None:
     assert policy.result_text(won) == "Tires win: drums resigned"
     drawn = finished(None, Ending.REPETITION, "threefold repetition")
     assert policy.result_text(drawn) == "Draw: threefold repetition"
-    expired = finished(None, Ending.EXPIRED, policy.EXPIRED_REASON)
-    assert policy.result_text(expired) == f"No winner: {policy.EXPIRED_REASON}"
+    expired = finished(None, Ending.EXPIRED, "expired: no move for 7 days")
+    expired.started_at = T0
+    assert policy.result_text(expired) == "No winner: expired: no move for 7 days"
+    nobody = finished(None, Ending.EXPIRED, "nobody joined within 7 days")
+    assert policy.result_text(nobody) == "Nobody joined within 7 days"
 
 
 def test_pdn_results() -> None:
     assert policy.pdn_result(game()) == "*"
-    assert policy.pdn_result(finished(None, Ending.EXPIRED, policy.EXPIRED_REASON)) == "*"
+    assert policy.pdn_result(finished(None, Ending.EXPIRED, "nobody joined")) == "*"
     assert policy.pdn_result(finished(None, Ending.AGREEMENT, "agreed")) == "1/2-1/2"
-    drums = policy.pdn_result(finished(Side.DRUMS, Ending.FORFEIT, policy.FORFEIT_REASON))
+    drums = policy.pdn_result(finished(Side.DRUMS, Ending.FORFEIT, "forfeit"))
     tires = policy.pdn_result(finished(Side.TIRES, Ending.NO_MOVES, "drums have no legal move"))
     assert (drums, tires) == ("1-0", "0-1")  # "1-0": the first mover (drums) won

@@ -21,6 +21,9 @@ from app.engine import RULE_SETS
 from app.main import create_app
 from app.rooms.models import SeatTransfer
 
+# A seat that chose no name and asked for no notifications.
+NO_NAME_NO_ALERTS = {"name": None, "notifications": {"push": False, "email": False}}
+
 ORIGIN = "http://testserver"
 SAME = {"Origin": ORIGIN, "Sec-Fetch-Site": "same-origin"}
 
@@ -108,7 +111,12 @@ def test_creating_a_room_puts_the_seat_in_an_httponly_cookie_of_the_room_path(
     view = browser.get(
         f"/api/rooms/{room_id}", headers={"Authorization": f"Bearer {token.group(1)}"}
     ).json()
-    assert view["you"] == {"seat": "creator", "side": "drums", "to_move": False}
+    assert view["you"] == {
+        "seat": "creator",
+        "side": "drums",
+        "to_move": False,
+        **NO_NAME_NO_ALERTS,
+    }
     # The page shows the rule set and the creator's seat; its data carries no token.
     page = browser.get(f"/r/{room_id}")
     data = _page_data(page.text)
@@ -193,7 +201,12 @@ def test_accept_then_play_with_cookies_and_spectate_without(app: Any) -> None:
         assert r.json()["game"]["result"]["text"] == "Drums win: tires resigned"
         drums.post(f"/r/{room_id}/rematch", json={"action": "offer"}, headers=SAME)
         r = tires.post(f"/r/{room_id}/rematch", json={"action": "accept"}, headers=SAME)
-        assert r.json()["you"] == {"seat": "joiner", "side": "drums", "to_move": True}
+        assert r.json()["you"] == {
+            "seat": "joiner",
+            "side": "drums",
+            "to_move": True,
+            **NO_NAME_NO_ALERTS,
+        }
         assert r.json()["score"] == {"creator": 1.0, "joiner": 0.0}
 
 
@@ -207,7 +220,7 @@ def test_claim_through_the_page_opens_after_two_days(app: Any, clock: ManualCloc
         clock.advance(hours=48)
         won = drums.post(f"/r/{room_id}/claim-forfeit", headers=SAME)
         assert won.status_code == 200
-        assert won.json()["game"]["result"]["text"] == "Drums win: forfeit: no move for two days"
+        assert won.json()["game"]["result"]["text"] == "Drums win: forfeit: no move for 2 days"
 
 
 def test_device_link_moves_the_seat_once(app: Any, clock: ManualClock, database: Database) -> None:
@@ -282,4 +295,4 @@ def test_expired_rooms_show_their_end(browser: TestClient, clock: ManualClock) -
     clock.advance(timedelta(days=7))
     data = _page_data(browser.get(f"/r/{room_id}").text)
     assert data["status"] == "expired"
-    assert data["game"]["result"]["reason"] == "expired: no move for seven days"
+    assert data["game"]["result"]["reason"] == "nobody joined within 7 days"

@@ -1,0 +1,98 @@
+"""Email through the configured SMTP server (`SMTP_*`); with none, nothing is sent.
+
+Every notification mail carries a one-click unsubscribe (RFC 8058): a signed link that
+works without the seat's token, named in `List-Unsubscribe`, and `List-Unsubscribe-Post`
+so that mail programs may post to it themselves.
+"""
+
+from __future__ import annotations
+
+import smtplib
+import ssl
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+
+from sqlalchemy.orm import Session
+
+from app.core.context import Context
+from app.core.errors import Unavailable
+from app.core.settings import Settings
+from app.rooms import subscriptions
+from app.rooms.state import GameState
+
+
+class MailError(Exception):
+    """The SMTP server could not be reached or refused the mail."""
+
+
+def send_mail(
+    settings: Settings,
+    *,
+    to: str,
+    subject: str,
+    text: str,
+    unsubscribe: str | None = None,
+    message_id: str | None = None,
+) -> None:
+    """Send one plain-text mail; raises MailError."""
+    if settings.smtp_host is None:
+        raise MailError("no SMTP server is configured")
+    message = EmailMessage()
+    message["From"] = settings.mail_from
+    message["To"] = to
+    message["Subject"] = subject
+    message["Date"] = formatdate(localtime=False)
+    message["Message-ID"] = message_id or make_msgid(domain="checkers")
+    message["Auto-Submitted"] = "auto-generated"
+    if unsubscribe is not None:
+        message["List-Unsubscribe"] = f"<{unsubscribe}>"
+        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message.set_content(text)
+    timeout = settings.notify_timeout_seconds
+    try:
+        if settings.smtp_tls == "ssl":
+            context = ssl.create_default_context()
+            server: smtplib.SMTP = smtplib.SMTP_SSL(
+                settings.smtp_host, settings.smtp_port, timeout=timeout, context=context
+            )
+        else:
+            server = smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=timeout)
+        with server:
+            if settings.smtp_tls == "starttls":
+                server.starttls(context=ssl.create_default_context())
+            if settings.smtp_username:
+                server.login(settings.smtp_username, settings.smtp_password or "")
+            server.send_message(message)
+    except (OSError, smtplib.SMTPException) as exc:
+        raise MailError(f"{type(exc).__name__}: {exc}") from exc
+
+
+class MailUnavailable(Unavailable):
+    code = "mail_unavailable"
+
+
+def start_mails(
+    session: Session,
+    *,
+    room_id: str,
+    token: str | None,
+    address: str,
+    base_url: str,
+    ctx: Context,
+) -> GameState:
+    """Keep `address` for the token's seat and mail it the confirmation link. The mail is
+    sent here, once the room is unlocked: the link's secret is stored nowhere else."""
+    state, confirmation = subscriptions.request_email(
+        session, room_id=room_id, token=token, address=address, base_url=base_url, ctx=ctx
+    )
+    hours = max(1, round((confirmation.expires_at - ctx.now).total_seconds() / 3600))
+    text = (
+        "Someone, probably you, asked to be told by mail about a checkers game.\n\n"
+        f"Confirm this address within {hours} hours: {confirmation.link}\n\n"
+        "If it was not you, ignore this mail: nothing more will be sent.\n"
+    )
+    try:
+        send_mail(ctx.settings, to=address, subject="Confirm your address", text=text)
+    except MailError as exc:
+        raise MailUnavailable("the confirmation mail could not be sent: try again later") from exc
+    return state

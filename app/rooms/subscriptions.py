@@ -1,0 +1,281 @@
+"""How a seat asks to be told: Web Push subscriptions and a confirmed email address.
+
+Each change takes the room's lock, like any action, so the seat's `push_on`/`email_on`
+flags (which spare an action the lookup when nobody listens) always match the rows.
+Addresses are only ever shown to their own seat, and only as "on".
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import ipaddress
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+
+from sqlalchemy import delete, exists, select, update
+from sqlalchemy.orm import Session
+
+from app.core.context import Context
+from app.core.errors import Conflict, Forbidden, InvalidInput
+from app.core.keys import service_key
+
+from .models import (
+    Channel,
+    Delivery,
+    Notification,
+    PushSubscription,
+    Seat,
+    SeatEmail,
+)
+from .seats import hash_token
+from .service import locked_room
+from .state import GameState
+
+MAX_DEVICES = 10  # push subscriptions a seat keeps; a new one past this replaces the oldest
+
+
+class EmailUnavailable(Conflict):
+    code = "email_unavailable"
+
+
+class LinkInvalid(Forbidden):
+    code = "link_invalid"
+
+
+# --- Web Push ----------------------------------------------------------------------------
+
+
+def _b64url(text: str, length: int, what: str) -> None:
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise InvalidInput(f"{what} is not base64url") from None
+    if len(raw) != length:
+        raise InvalidInput(f"{what} must be {length} bytes")
+
+
+def check_endpoint(endpoint: str, *, allow_private: bool) -> None:
+    """A push service's URL: HTTPS on a public host. The server posts to it, so it must
+    not reach into the server's own network (unless `PUSH_ALLOW_PRIVATE_HOSTS`, for tests)."""
+    parts = urlsplit(endpoint)
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise InvalidInput("a push endpoint is an https:// URL")
+    if allow_private:
+        return
+    if parts.scheme != "https":
+        raise InvalidInput("a push endpoint is an https:// URL")
+    host = parts.hostname
+    if host == "localhost" or host.endswith((".localhost", ".local", ".internal")):
+        raise InvalidInput("a push endpoint must be on a public host")
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return
+    if not address.is_global:
+        raise InvalidInput("a push endpoint must be on a public host")
+
+
+def add_push(
+    session: Session,
+    *,
+    room_id: str,
+    token: str | None,
+    endpoint: str,
+    p256dh: str,
+    auth: str,
+    ctx: Context,
+) -> GameState:
+    """Tell the token's seat of its room's changes through this push subscription."""
+    check_endpoint(endpoint, allow_private=ctx.settings.push_allow_private_hosts)
+    _b64url(p256dh, 65, "keys.p256dh")
+    _b64url(auth, 16, "keys.auth")
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
+        seat = state.require_seat()
+        state.require_open()
+        found = session.scalar(
+            select(PushSubscription).where(
+                PushSubscription.seat_id == seat.id, PushSubscription.endpoint == endpoint
+            )
+        )
+        if found is None:
+            session.add(
+                PushSubscription(
+                    seat_id=seat.id, endpoint=endpoint, p256dh=p256dh, auth=auth, created_at=ctx.now
+                )
+            )
+        else:
+            found.p256dh, found.auth = p256dh, auth
+        session.flush()
+        kept = select(PushSubscription.id).where(PushSubscription.seat_id == seat.id)
+        newest = kept.order_by(PushSubscription.id.desc()).limit(MAX_DEVICES)
+        session.execute(
+            delete(PushSubscription).where(
+                PushSubscription.seat_id == seat.id,
+                PushSubscription.id.not_in(newest.scalar_subquery()),
+            )
+        )
+        seat.push_on = True
+        return state
+
+
+def remove_push(
+    session: Session, *, room_id: str, token: str | None, endpoint: str, ctx: Context
+) -> GameState:
+    """Stop telling the seat through this subscription (this device)."""
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
+        seat = state.require_seat()
+        session.execute(
+            delete(PushSubscription).where(
+                PushSubscription.seat_id == seat.id, PushSubscription.endpoint == endpoint
+            )
+        )
+        _refresh_push_flag(session, seat)
+        return state
+
+
+def drop_push(session: Session, *, subscription_id: int, room_id: str, ctx: Context) -> None:
+    """A push service said the subscription is gone (404/410): forget it."""
+    with locked_room(session, room_id=room_id, ctx=ctx) as state:
+        seat_id = session.scalar(
+            select(PushSubscription.seat_id).where(PushSubscription.id == subscription_id)
+        )
+        seat = next((s for s in state.room.seats if s.id == seat_id), None)
+        session.execute(delete(PushSubscription).where(PushSubscription.id == subscription_id))
+        if seat is not None:
+            _refresh_push_flag(session, seat)
+
+
+def forget_devices(session: Session, seat: Seat) -> None:
+    """The seat moved to another device (in that transaction): the old device's push
+    subscriptions go."""
+    session.execute(delete(PushSubscription).where(PushSubscription.seat_id == seat.id))
+    seat.push_on = False
+
+
+def _refresh_push_flag(session: Session, seat: Seat) -> None:
+    session.flush()
+    seat.push_on = bool(session.scalar(select(exists().where(PushSubscription.seat_id == seat.id))))
+
+
+# --- email -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A confirmation mail to send: the link's secret exists only here and in the mail."""
+
+    address: str
+    link: str
+    expires_at: datetime
+
+
+def request_email(
+    session: Session,
+    *,
+    room_id: str,
+    token: str | None,
+    address: str,
+    base_url: str,
+    ctx: Context,
+) -> tuple[GameState, Confirmation]:
+    """Keep `address` for the token's seat, unconfirmed: nothing is sent to it but the
+    confirmation link (a new request replaces the address and any earlier link)."""
+    if not ctx.settings.email_enabled:
+        raise EmailUnavailable("this service sends no email (no SMTP server is configured)")
+    secret = secrets.token_urlsafe(32)
+    expires = ctx.now + timedelta(seconds=ctx.settings.email_confirm_seconds)
+    base = (ctx.settings.public_url or base_url).rstrip("/")
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
+        seat = state.require_seat()
+        state.require_open()
+        found = session.scalar(select(SeatEmail).where(SeatEmail.seat_id == seat.id))
+        if found is None:
+            found = SeatEmail(seat_id=seat.id, created_at=ctx.now)
+            session.add(found)
+        found.address = address
+        found.base_url = base
+        found.confirm_hash = hash_token(secret)
+        found.confirm_expires_at = expires
+        found.confirmed_at = None
+        seat.email_on = False
+    return state, Confirmation(address, f"{base}/mail/confirm?t={secret}", expires)
+
+
+def confirm_email(session: Session, *, secret: str, ctx: Context) -> str:
+    """Confirm the address of the link's secret; the id of its seat's room."""
+    digest = hash_token(secret)
+    with session.begin():
+        room_id = session.scalar(
+            select(Seat.room_id)
+            .join(SeatEmail, SeatEmail.seat_id == Seat.id)
+            .where(SeatEmail.confirm_hash == digest)
+        )
+    if room_id is None:
+        raise LinkInvalid("this confirmation link is not valid (a newer one may have replaced it)")
+    with locked_room(session, room_id=room_id, ctx=ctx) as state:
+        found = session.scalar(select(SeatEmail).where(SeatEmail.confirm_hash == digest))
+        if found is None:
+            raise LinkInvalid("this confirmation link is not valid")
+        if found.confirm_expires_at is None or ctx.now >= found.confirm_expires_at:
+            raise LinkInvalid("this confirmation link has expired: ask for a new one")
+        found.confirmed_at = ctx.now
+        found.confirm_hash = None
+        found.confirm_expires_at = None
+        _seat(state, found.seat_id).email_on = True
+    return room_id
+
+
+def unsubscribe_signature(session: Session, email_id: int, ctx: Context) -> str:
+    """The signature of the unsubscribe link of an address: a link that needs no seat
+    token and no stored secret."""
+    key = service_key(session, "mail-links", lambda: secrets.token_urlsafe(32), ctx.now)
+    mac = hmac.new(key.encode(), f"unsubscribe:{email_id}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()).decode().rstrip("=")
+
+
+def unsubscribe(session: Session, *, email_id: int, signature: str, ctx: Context) -> None:
+    """The one-click unsubscribe (RFC 8058): the address is forgotten, its mails stop."""
+    if not hmac.compare_digest(unsubscribe_signature(session, email_id, ctx), signature):
+        raise LinkInvalid("this unsubscribe link is not valid")
+    with session.begin():
+        room_id = session.scalar(
+            select(Seat.room_id)
+            .join(SeatEmail, SeatEmail.seat_id == Seat.id)
+            .where(SeatEmail.id == email_id)
+        )
+    if room_id is None:
+        return  # already unsubscribed: the link stays harmless
+    with locked_room(session, room_id=room_id, ctx=ctx) as state:
+        seat_id = session.scalar(select(SeatEmail.seat_id).where(SeatEmail.id == email_id))
+        if seat_id is not None:
+            _forget_address(session, _seat(state, seat_id), ctx)
+
+
+def stop_email(session: Session, *, room_id: str, token: str | None, ctx: Context) -> GameState:
+    """The seat turns its mails off (its address is forgotten)."""
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
+        _forget_address(session, state.require_seat(), ctx)
+        return state
+
+
+def _seat(state: GameState, seat_id: int) -> Seat:
+    return next(seat for seat in state.room.seats if seat.id == seat_id)
+
+
+def _forget_address(session: Session, seat: Seat, ctx: Context) -> None:
+    seat.email_on = False
+    session.execute(delete(SeatEmail).where(SeatEmail.seat_id == seat.id))
+    session.execute(
+        update(Notification)
+        .where(
+            Notification.seat_id == seat.id,
+            Notification.channel == Channel.EMAIL,
+            Notification.state == Delivery.PENDING,
+        )
+        .values(state=Delivery.DROPPED, finished_at=ctx.now)
+    )
