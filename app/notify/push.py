@@ -22,7 +22,8 @@ from app.core.context import Context
 from app.core.keys import service_key
 
 
-def _new_private_key() -> str:
+def new_private_key() -> str:
+    """A new VAPID signing key (P-256), as base64url DER."""
     vapid = Vapid()
     vapid.generate_keys()
     der = vapid.private_key.private_bytes(
@@ -46,7 +47,7 @@ _cache: dict[str, Keys] = {}
 
 def vapid_keys(session: Session, ctx: Context) -> Keys:
     private = ctx.settings.vapid_private_key or service_key(
-        session, "vapid-private", _new_private_key, ctx.now
+        session, "vapid-private", new_private_key, ctx.now
     )
     keys = _cache.get(private)
     if keys is None:
