@@ -31,6 +31,7 @@ from .schemas import (
     CreateRoomIn,
     ErrorOut,
     EventsOut,
+    GameRecordOut,
     JoinIn,
     MoveIn,
     NameIn,
@@ -41,7 +42,7 @@ from .schemas import (
     SeatGrant,
 )
 from .state import GameState
-from .view import build_view, grant_view, rule_set_out, share_url
+from .view import build_view, game_record_out, grant_view, rule_set_out, share_url
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
@@ -282,6 +283,19 @@ def game_pdn(
         media_type="application/x-pdn",
         headers={"Content-Disposition": f'attachment; filename="{room.id}-{number}.pdn"'},
     )
+
+
+@router.get(
+    "/rooms/{room_id}/games/{number}",
+    response_model=GameRecordOut,
+    responses=_REFUSALS,
+    summary="A game of the room in full (moves, result): to replay an earlier game",
+)
+def game_record(
+    session: SessionDep, room_id: str = RoomId, number: int = Path(ge=1, le=1_000_000)
+) -> GameRecordOut:
+    room, game, moves = service.read_game(session, room_id=room_id, number=number)
+    return game_record_out(room, game, moves)
 
 
 def _resume_point(after: int, last_event_id: str | None) -> int:

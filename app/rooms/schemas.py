@@ -210,6 +210,20 @@ class GameSummaryOut(BaseModel):
     pdn_url: str
 
 
+class GameRecordOut(BaseModel):
+    """A game of the room, in full: for replaying an earlier game."""
+
+    number: int
+    drums_seat: SeatRole
+    status: GameStatusName
+    start_fen: str = Field(description="The position the game started from.")
+    moves: list[PlayedMoveOut]
+    result: ResultOut | None
+    started_at: datetime | None
+    ended_at: datetime | None
+    pdn_url: str
+
+
 class ScoreOut(BaseModel):
     creator: float
     joiner: float

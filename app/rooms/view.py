@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol
+
 from app.core.context import Context
 from app.core.settings import Settings
-from app.engine import RULE_SETS, RuleSet, Side, square_name
+from app.engine import RULE_SETS, Board, RuleSet, Side, square_name
 
 from . import policy
-from .models import Ending, Game, GameStatus, OfferStatus, SeatRole
+from .models import Ending, Game, GameStatus, OfferStatus, Room, SeatRole
 from .names import shown_name
 from .schemas import (
     DrawOffersLeft,
     GameOut,
+    GameRecordOut,
     GameSummaryOut,
     LegalMoveOut,
     NotificationsOut,
@@ -64,6 +69,59 @@ def score(games: list[Game]) -> ScoreOut:
         else:
             points[game.seat_of(game.winner)] += 1
     return ScoreOut(creator=points[SeatRole.CREATOR], joiner=points[SeatRole.JOINER])
+
+
+class Played(Protocol):
+    """A stored ply, as a row of `moves` or as the rooms read it."""
+
+    @property
+    def ply(self) -> int: ...
+    @property
+    def side(self) -> Side: ...
+    @property
+    def notation(self) -> str: ...
+    @property
+    def path(self) -> list[int]: ...
+    @property
+    def captured(self) -> list[int]: ...
+    @property
+    def crowned(self) -> bool: ...
+    @property
+    def fen_after(self) -> str: ...
+    @property
+    def created_at(self) -> datetime: ...
+
+
+def played_out(m: Played) -> PlayedMoveOut:
+    return PlayedMoveOut(
+        ply=m.ply,
+        side=m.side,
+        notation=m.notation,
+        algebraic=(":" if m.captured else "-").join(square_name(s) for s in m.path),
+        path=m.path,
+        captured=m.captured,
+        crowned=m.crowned,
+        fen_after=m.fen_after,
+        played_at=m.created_at,
+    )
+
+
+def pdn_url(room_id: str, number: int) -> str:
+    return f"/api/rooms/{room_id}/games/{number}.pdn"
+
+
+def game_record_out(room: Room, game: Game, moves: Sequence[Played]) -> GameRecordOut:
+    return GameRecordOut(
+        number=game.number,
+        drums_seat=game.drums_seat,
+        status=game.status.label,
+        start_fen=game.start_fen or Board(room.rule_set).fen(),
+        moves=[played_out(m) for m in moves],
+        result=result_out(game),
+        started_at=game.started_at,
+        ended_at=game.ended_at,
+        pdn_url=pdn_url(room.id, game.number),
+    )
 
 
 def terms_out(settings: Settings) -> TermsOut:
@@ -140,20 +198,7 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
             fen=game.fen,
             turn=game.turn,
             ply=game.ply,
-            moves=[
-                PlayedMoveOut(
-                    ply=m.ply,
-                    side=m.side,
-                    notation=m.notation,
-                    algebraic=(":" if m.captured else "-").join(square_name(s) for s in m.path),
-                    path=m.path,
-                    captured=m.captured,
-                    crowned=m.crowned,
-                    fen_after=m.fen_after,
-                    played_at=m.created_at,
-                )
-                for m in moves
-            ],
+            moves=[played_out(m) for m in moves],
             legal_moves=legal,
             result=result_out(game),
             draw_offers_left=DrawOffersLeft(
@@ -179,7 +224,7 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
                 status=g.status.label,
                 plies=g.ply,
                 result=result_out(g),
-                pdn_url=f"/api/rooms/{room.id}/games/{g.number}.pdn",
+                pdn_url=pdn_url(room.id, g.number),
             )
             for g in games
         ],

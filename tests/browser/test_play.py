@@ -7,69 +7,14 @@ Skipped when Chromium or Playwright is missing, except under CI=true where that 
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.servers import serve
+from .conftest import ARTIFACTS, WAIT, new_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
-
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ARTIFACTS = Path(os.environ.get("ARTIFACTS_DIR", Path(__file__).resolve().parents[2] / "artifacts"))
-WAIT = 5000  # ms: live updates arrive well within this
-
-
-def _missing() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "the playwright package is not installed (pip install -e '.[test]')"
-    if not Path(CHROMIUM).exists():
-        return f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set CHROMIUM)"
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    reason = _missing()
-    if reason:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("browser")
-    with serve(f"sqlite:///{tmp}/checkers.sqlite3", log=tmp / "server.log") as base:
-        yield base
-
-
-def _page(browser: Any, width: int = 1280, height: int = 860) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors
-    return page
 
 
 def _tap(page: Any, *squares: int) -> None:
@@ -93,10 +38,10 @@ def _seat_up(browser: Any, server: str, rule_set: str, name: str) -> tuple[Any, 
     """Creator (drums), joiner (tires, phone-sized) and a spectator on one new room."""
     from playwright.sync_api import expect
 
-    drums = _page(browser)
+    drums = new_page(browser)
     url = _create(drums, server, rule_set)
     expect(drums.locator("#status")).to_contain_text("Waiting for an opponent")
-    tires = _page(browser, 375, 812)
+    tires = new_page(browser, 375, 812)
     tires.goto(url)
     # The invitee sees the rule set and the creator's side before accepting.
     expect(tires.locator("#ruleset")).to_have_text(f"{name} rules")
@@ -104,7 +49,7 @@ def _seat_up(browser: Any, server: str, rule_set: str, name: str) -> tuple[Any, 
     tires.get_by_role("button", name="Accept and play the tires").click()
     expect(tires.locator("#player-bottom")).to_contain_text("Tires · you")
     expect(drums.locator("#status")).to_contain_text("Your move", timeout=WAIT)
-    watcher = _page(browser)
+    watcher = new_page(browser)
     watcher.goto(url)
     expect(watcher.locator("#status")).to_contain_text("you are watching")
     return drums, tires, watcher
@@ -246,9 +191,9 @@ def test_flying_king_rules_drag_and_backward_double_capture(browser: Any, server
 def test_room_page_first_load_is_light_and_fast(browser: Any, server: str) -> None:
     from playwright.sync_api import expect
 
-    maker = _page(browser)
+    maker = new_page(browser)
     url = _create(maker, server, "english")
-    page = _page(browser, 375, 812)  # a fresh context: nothing cached
+    page = new_page(browser, 375, 812)  # a fresh context: nothing cached
     page.goto(url)
     expect(page.locator(".piece")).to_have_count(24)
     stats = page.evaluate(
@@ -270,13 +215,13 @@ def test_room_page_first_load_is_light_and_fast(browser: Any, server: str) -> No
 def test_play_the_computer_and_find_the_game_on_the_home_page(browser: Any, server: str) -> None:
     from playwright.sync_api import expect
 
-    page = _page(browser, 375, 812)
+    page = new_page(browser, 375, 812)
     page.goto(server + "/")
     page.locator('input[name="level"][value="tamer"]').check()
     page.locator('select[name="rule_set"]').select_option("english")
     page.get_by_role("button", name="Play the computer").click()
     page.wait_for_url(re.compile(r"/r/[\w-]+$"))
-    expect(page.locator("#player-top")).to_contain_text("computer (tamer)")
+    expect(page.locator("#player-top")).to_contain_text("Tamer (computer)")
     _tap(page, 11, 15)
     # The computer's answer arrives live: a second move, and the drums to move again.
     expect(page.locator("#moves button")).to_have_count(2, timeout=10_000)
@@ -286,6 +231,6 @@ def test_play_the_computer_and_find_the_game_on_the_home_page(browser: Any, serv
     expect(game).to_have_count(1)
     expect(game).to_have_class(re.compile(r"\bturn\b"))
     expect(game.locator(".game-badge")).to_have_text("Your turn")
-    expect(game.locator(".game-meta")).to_contain_text("opponent moved")
+    expect(game.locator(".game-meta")).to_contain_text("Tamer (computer) played")
     page.screenshot(path=str(ARTIFACTS / "home-phone.png"), full_page=True)
     assert page.errors == []

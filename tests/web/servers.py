@@ -24,8 +24,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(database_url: str, *, log: Path, migrate: bool = True) -> Iterator[str]:
-    """Run one instance until the block ends; yields its base URL."""
+def serve(
+    database_url: str, *, log: Path, migrate: bool = True, env: dict[str, str] | None = None
+) -> Iterator[str]:
+    """Run one instance until the block ends; yields its base URL. `env` adds settings."""
     port = free_port()
     env = {
         **os.environ,
@@ -33,6 +35,7 @@ def serve(database_url: str, *, log: Path, migrate: bool = True) -> Iterator[str
         "SCHEDULER_ENABLED": "false",
         "MIGRATE_ON_START": "true" if migrate else "false",
         "LOG_LEVEL": "WARNING",
+        **(env or {}),
     }
     command = [
         sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app",

@@ -330,3 +330,33 @@ export class BoardView {
     window.addEventListener("pointercancel", up);
   }
 }
+
+/** A small drawing of a position (for lists of games): `bottom` is at the bottom. */
+export function miniBoard(fen, bottom) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 8 8");
+  svg.setAttribute("class", "mini-board");
+  svg.setAttribute("aria-hidden", "true");
+  const { pieces } = parseFen(fen);
+  for (let s = 1; s <= 32; s += 1) {
+    const { file, rank } = coords(s);
+    const x = bottom === "tires" ? 7 - file : file;
+    const y = bottom === "tires" ? rank : 7 - rank;
+    const cell = document.createElementNS(SVG, "rect");
+    cell.setAttribute("x", String(x));
+    cell.setAttribute("y", String(y));
+    cell.setAttribute("width", "1");
+    cell.setAttribute("height", "1");
+    cell.setAttribute("class", "mini-dark");
+    svg.append(cell);
+    const piece = pieces.get(s);
+    if (!piece) continue;
+    const dot = document.createElementNS(SVG, "circle");
+    dot.setAttribute("cx", String(x + 0.5));
+    dot.setAttribute("cy", String(y + 0.5));
+    dot.setAttribute("r", piece.king ? "0.42" : "0.34");
+    dot.setAttribute("class", `mini-${piece.side}${piece.king ? " mini-king" : ""}`);
+    svg.append(dot);
+  }
+  return svg;
+}

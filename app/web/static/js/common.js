@@ -1,27 +1,35 @@
 // Shared helpers of the pages: same-origin requests, durations, this browser's rooms.
 
 /** POST JSON to a same-origin page endpoint; resolves to the JSON answer or throws an
- * Error whose message is the server's reason. */
+ * Error whose message is a plain sentence for the reader (`plainError`). */
 export async function post(url, body) {
-  const response = await fetch(url, {
+  return send(url, {
     method: "POST",
     credentials: "same-origin",
     headers: { "Content-Type": "application/json", Accept: "application/json" },
     body: JSON.stringify(body ?? {}),
   });
-  return answer(response);
 }
 
 export async function get(url) {
-  const response = await fetch(url, {
+  return send(url, {
     credentials: "same-origin",
     headers: { Accept: "application/json" },
     cache: "no-store",
   });
-  return answer(response);
 }
 
-async function answer(response) {
+export const OFFLINE = "You seem to be offline: the page will catch up when the connection is back.";
+
+async function send(url, options) {
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch {
+    const error = new Error(OFFLINE);
+    error.offline = true;
+    throw error;
+  }
   let data = null;
   try {
     data = await response.json();
@@ -29,7 +37,7 @@ async function answer(response) {
     data = null;
   }
   if (!response.ok) {
-    const error = new Error((data && data.detail) || `request failed (${response.status})`);
+    const error = new Error(plainError({ ...(data || {}), status: response.status }));
     error.status = response.status;
     error.data = data;
     throw error;
@@ -37,32 +45,92 @@ async function answer(response) {
   return data;
 }
 
-/** "2d 03:04:05" style countdown (or "1h 05m" when `short`). */
-export function duration(ms, short = false) {
+/** A refusal as a sentence for a player, not for a developer. */
+export function plainError(data) {
+  switch (data?.code) {
+    case "stale_ply":
+      return "The game moved on while you chose. The board is up to date: choose again.";
+    case "not_your_turn":
+      return "It is not your turn yet.";
+    case "claim_not_open":
+      return `You may claim the win from ${when(data.opens_at)}.`;
+    case "game_over":
+      return "This game is over.";
+    case "room_expired":
+      return "This room has closed: nothing more can be played here.";
+    case "room_full":
+      return "Someone else took this seat first: you can still watch.";
+    case "wrong_token":
+    case "token_required":
+      return "This browser no longer holds a seat in this room.";
+    case "rate_limited":
+      return "That was a lot at once: wait a moment and try again.";
+    case "database_unavailable":
+    case "mail_unavailable":
+      return "The service is busy for a moment: try again shortly.";
+    case "validation_error": {
+      const problem = data.errors?.[0];
+      const field = problem?.loc?.at(-1);
+      if (field === "name") return String(problem.msg).replace(/^Value error, /, "Name: ");
+      if (field === "address") return "That does not look like an email address.";
+      return "That request could not be read.";
+    }
+    default:
+      return data?.detail || `The request failed (${data?.status ?? "no answer"}).`;
+  }
+}
+
+// The server's clock: deadlines are counted from it, whatever this device's clock says.
+let clockOffset = 0;
+
+/** Remember the server's `now` (an ISO instant) as of this moment. */
+export function syncClock(iso) {
+  if (iso) clockOffset = Date.parse(iso) - Date.now();
+}
+
+/** Milliseconds since the epoch by the server's clock. */
+export function serverNow() {
+  return Date.now() + clockOffset;
+}
+
+/** A time left, as people say it: "1 day 23 h", "5 h 12 min", "7 min", "4 s". */
+export function span(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   const d = Math.floor(total / 86400);
   const h = Math.floor((total % 86400) / 3600);
   const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const pad = (n) => String(n).padStart(2, "0");
-  if (short) {
-    if (d) return `${d}d ${h}h`;
-    if (h) return `${h}h ${pad(m)}m`;
-    return `${m}m`;
-  }
-  return `${d ? `${d}d ` : ""}${pad(h)}:${pad(m)}:${pad(s)}`;
+  if (d) return `${d} day${d === 1 ? "" : "s"} ${h} h`;
+  if (h) return `${h} h ${m} min`;
+  if (m) return `${m} min`;
+  return `${total} s`;
 }
 
-export function ago(iso, now = Date.now()) {
+export function ago(iso, now = serverNow()) {
   const ms = now - Date.parse(iso);
   if (ms < 60_000) return "just now";
-  return `${duration(ms, true)} ago`;
+  return `${span(ms)} ago`;
 }
 
+/** An instant in the viewer's time zone: "Thu 3 Dec, 07:31". */
 export function when(iso) {
   return new Date(iso).toLocaleString(undefined, {
-    weekday: "short", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
+    weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
   });
+}
+
+/** A text node-safe element: `text` is never read as markup. */
+export function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  if (cls) node.className = cls;
+  return node;
+}
+
+/** A player's name, isolated so that a right-to-left name keeps its neighbours in place. */
+export function nameEl(name) {
+  const node = el("bdi", name, "name");
+  node.dir = "auto";
+  return node;
 }
 
 // The ids of the rooms this browser holds a seat in. Ids are not secrets (they are the

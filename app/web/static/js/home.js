@@ -1,5 +1,9 @@
 // The home page: create a room, play the computer, list this browser's games.
-import { ago, duration, forgetRoom, get, myRooms, post, rememberRoom, when } from "./common.js";
+import { miniBoard } from "./board.js";
+import {
+  SIDE_NAME, ago, el, forgetRoom, get, myRooms, nameEl, post, rememberRoom, serverNow, span,
+  syncClock, when,
+} from "./common.js";
 
 function bindForm(form, url, body) {
   if (!form) return;
@@ -23,38 +27,80 @@ function bindForm(form, url, body) {
 
 bindForm(document.getElementById("create-form"), "/r", (data) => ({
   rule_set: data.get("rule_set"),
+  name: data.get("name"),
 }));
 bindForm(document.getElementById("computer-form"), "/computer", (data) => ({
   level: data.get("level"),
   rule_set: data.get("rule_set"),
+  name: data.get("name"),
 }));
 
-function summary(view) {
-  const you = view.you;
-  const game = view.game;
-  const opponentSide = you.side === "drums" ? "tires" : "drums";
-  const theirs = game.moves.filter((m) => m.side === opponentSide).at(-1);
+const other = (side) => (side === "drums" ? "tires" : "drums");
+
+function opponent(view) {
+  const seat = view.seats.find((s) => s.side === other(view.you.side));
+  if (!seat?.taken) return null;
+  return seat.computer_level ? `${seat.name} (computer)` : seat.name;
+}
+
+/** What the entry says: the last move and when, and the deadline that concerns you. */
+function facts(view) {
+  const { you, game } = view;
   const parts = [];
-  if (view.status === "waiting") parts.push("waiting for an opponent to accept");
-  else if (game.result) parts.push(game.result.text);
-  else parts.push(theirs ? `opponent moved ${ago(theirs.played_at)}` : "no opponent move yet");
-  if (view.claim_opens_at && !you.to_move && !game.result) {
-    const left = Date.parse(view.claim_opens_at) - Date.now();
-    parts.push(left > 0 ? `claim opens in ${duration(left, true)}` : "you can claim the win");
+  if (view.status === "waiting") return ["Waiting for an opponent to accept"];
+  if (game.result) parts.push(game.result.text);
+  const last = game.moves.at(-1);
+  if (last) {
+    const who = last.side === you.side ? "you" : opponent(view) || SIDE_NAME[last.side];
+    parts.push(`${who} played ${last.notation} ${ago(last.played_at)}`);
+  } else if (!game.result) {
+    parts.push("no move yet");
   }
-  if (view.expires_at) {
-    const left = Date.parse(view.expires_at) - Date.now();
-    const what = view.status === "finished" ? "rematch closes" : "expires";
-    parts.push(`${what} ${when(view.expires_at)} (in ${duration(left, true)})`);
+  const opens = view.claim_opens_at && !game.result ? Date.parse(view.claim_opens_at) : null;
+  if (opens !== null) {
+    const left = opens - serverNow();
+    if (you.to_move) {
+      parts.push(left > 0 ? `Move by ${when(view.claim_opens_at)} (in ${span(left)})` : "your opponent may claim the win");
+    } else {
+      parts.push(left > 0 ? `you may claim the win from ${when(view.claim_opens_at)}` : "you may claim the win now");
+    }
+  } else if (view.expires_at && view.status === "finished") {
+    parts.push(`rematch possible until ${when(view.expires_at)}`);
   }
-  return parts.join(" · ");
+  return parts;
 }
 
 function badge(view) {
   if (view.status === "waiting") return "Waiting";
-  if (view.status === "expired") return "Expired";
+  if (view.status === "expired") return "Closed";
   if (view.game.result) return "Over";
   return view.you.to_move ? "Your turn" : "Their turn";
+}
+
+/** Your turn first, the nearest deadline first; then their turn, waiting, over. */
+function urgency(view) {
+  const rank = view.you.to_move && view.status === "playing" ? 0
+    : view.status === "playing" ? 1 : view.status === "waiting" ? 2 : 3;
+  const due = Date.parse(view.claim_opens_at || view.expires_at || "9999-01-01");
+  return [rank, due];
+}
+
+function entry(view) {
+  const item = el("li");
+  const link = el("a", null, `game-link${view.you.to_move ? " turn" : ""}`);
+  link.href = `/r/${view.id}`;
+  const title = el("span", null, "game-title");
+  const rival = opponent(view);
+  if (rival) title.append(nameEl(rival), el("span", " · "));
+  title.append(el("span", `${view.rule_set.name} · you play the ${view.you.side} · game ${view.game.number}`));
+  link.append(
+    miniBoard(view.game.fen, view.you.side),
+    title,
+    el("span", badge(view), "game-badge"),
+    el("span", facts(view).join(" · "), "game-meta"),
+  );
+  item.append(link);
+  return item;
 }
 
 async function listGames() {
@@ -64,34 +110,23 @@ async function listGames() {
   await Promise.all(myRooms().map(async (id) => {
     try {
       const view = await get(`/r/${encodeURIComponent(id)}/state`);
+      syncClock(view.now);
       if (view.you) views.push(view);
       else forgetRoom(id); // the seat moved to another browser
     } catch (e) {
       if (e.status === 404) forgetRoom(id);
     }
   }));
-  const rank = (v) => (v.you.to_move ? 0 : v.status === "playing" ? 1 : v.status === "waiting" ? 2 : 3);
-  views.sort((a, b) => rank(a) - rank(b) || (Date.parse(a.expires_at || 0) - Date.parse(b.expires_at || 0)));
-  list.replaceChildren(...views.map((view) => {
-    const item = document.createElement("li");
-    const link = document.createElement("a");
-    link.href = `/r/${view.id}`;
-    link.className = `game-link${view.you.to_move ? " turn" : ""}`;
-    const title = document.createElement("span");
-    title.className = "game-title";
-    title.textContent = `${view.rule_set.name} · you play the ${view.you.side} · game ${view.game.number}`;
-    const tag = document.createElement("span");
-    tag.className = "game-badge";
-    tag.textContent = badge(view);
-    const meta = document.createElement("span");
-    meta.className = "game-meta";
-    meta.textContent = summary(view);
-    link.append(title, tag, meta);
-    item.append(link);
-    return item;
-  }));
+  views.sort((a, b) => {
+    const [ra, da] = urgency(a);
+    const [rb, db] = urgency(b);
+    return ra - rb || da - db;
+  });
+  list.replaceChildren(...views.map(entry));
   empty.hidden = views.length > 0;
   list.closest(".games-panel").classList.toggle("has-games", views.length > 0);
+  const turns = views.filter((v) => v.you.to_move && v.status === "playing").length;
+  document.title = turns ? `(${turns}) Your move · Checkers at your own pace` : "Checkers at your own pace";
 }
 
 listGames();

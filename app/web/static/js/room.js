@@ -1,29 +1,52 @@
-// The room page: waiting room, play, spectating, replay and live updates.
+// The room page: waiting room, play, spectating, replay, live updates, notifications.
 import { BoardView, parseFen, sideIcon, squareName, startPieces } from "./board.js";
-import { SIDE_NAME, copyFrom, duration, get, post, rememberRoom, when } from "./common.js";
+import {
+  OFFLINE, SIDE_NAME, copyFrom, el, get, nameEl, plainError, post, rememberRoom, serverNow,
+  span, syncClock, when,
+} from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const roomId = $("room").dataset.room;
 const base = `/r/${encodeURIComponent(roomId)}`;
 
 const state = {
-  view: JSON.parse($("room-data").textContent),
+  view: null,
   selection: [], // squares entered so far: the start, then each landing
   replay: null, // null: live; else the number of plies shown
+  earlier: null, // an earlier game of the room being replayed (its full record)
   busy: false,
+  claimOpen: false, // whether the forfeit claim had opened at the last drawing
   animating: Promise.resolve(),
 };
 
 const board = new BoardView($("board"), { onSquare: tap, onDragStart: dragStart });
 
+/** Take a new view of the room; a new game (a rematch) ends any replay at once. */
+function setView(view) {
+  const before = state.view;
+  syncClock(view.now);
+  state.view = view;
+  if (before && before.game.number !== view.game.number) {
+    state.replay = null;
+    state.earlier = null;
+    state.selection = [];
+  }
+  if (state.replay !== null && !state.earlier) {
+    state.replay = Math.min(state.replay, view.game.moves.length);
+  }
+}
+
 // --- derived facts ----------------------------------------------------------------
 
 const game = () => state.view.game;
 const you = () => state.view.you;
+const shown = () => state.earlier || game(); // the game on the board
 const live = () => state.replay === null;
 const playing = () => state.view.status === "playing" && game().status === "playing";
 const canPlay = () => live() && playing() && you()?.to_move && !state.busy;
 const other = (side) => (side === "drums" ? "tires" : "drums");
+const seatOf = (side) => state.view.seats.find((s) => s.side === side);
+const nameOf = (side) => seatOf(side)?.name ?? `${SIDE_NAME[side]} player`;
 
 function bottomSide() {
   if (you()) return you().side;
@@ -40,10 +63,16 @@ function livePieces() {
   return parseFen(game().fen).pieces;
 }
 
-/** The position after `ply` plies (0: the rule set's starting position). */
+/** The position of the shown game after `ply` plies. */
 function piecesAt(ply) {
-  if (ply === 0) return startPieces(state.view.rule_set.men_per_side);
-  return parseFen(game().moves[ply - 1].fen_after).pieces;
+  const g = shown();
+  if (ply > 0) return parseFen(g.moves[ply - 1].fen_after).pieces;
+  return g.start_fen ? parseFen(g.start_fen).pieces : startPieces(state.view.rule_set.men_per_side);
+}
+
+/** When the forfeit claim opens, by the server's clock (null: no claim can open). */
+function claimOpensAt() {
+  return state.view.claim_opens_at && playing() ? Date.parse(state.view.claim_opens_at) : null;
 }
 
 // --- drawing ------------------------------------------------------------------------
@@ -52,8 +81,8 @@ function drawMarks() {
   const moves = canPlay() ? game().legal_moves : [];
   const sel = state.selection;
   const cands = sel.length ? candidates() : moves;
-  const shownPly = live() ? game().moves.length : state.replay;
-  const lastMove = shownPly > 0 ? game().moves[shownPly - 1] : null;
+  const ply = live() ? game().moves.length : state.replay;
+  const lastMove = ply > 0 ? shown().moves[ply - 1] : null;
   board.mark({
     selectable: sel.length ? [] : [...new Set(moves.map((m) => m.path[0]))],
     selected: sel.length ? sel.at(-1) : null,
@@ -64,31 +93,27 @@ function drawMarks() {
   });
 }
 
-function seatLine(el, side) {
-  const view = state.view;
-  const seat = view.seats.find((s) => s.side === side);
+function seatLine(node, side) {
+  const seat = seatOf(side);
   const mine = you()?.side === side;
-  let who = "open seat";
-  if (seat?.computer_level) who = `computer (${seat.computer_level})`;
+  const parts = [sideIcon(side)];
+  let who;
+  if (!seat?.taken) who = "open seat";
+  else if (seat.computer_level) who = `${seat.name} (computer)`;
   else if (mine) who = "you";
-  else if (seat?.taken) who = you() ? "opponent" : "player";
-  const name = document.createElement("span");
-  name.textContent = `${SIDE_NAME[side]} · ${who}`;
-  const parts = [sideIcon(side), name];
-  if (playing() && game().turn === side) {
-    const pill = document.createElement("span");
-    pill.className = "to-move";
-    pill.textContent = "to move";
-    parts.push(pill);
+  else who = you() ? "opponent" : "player";
+  parts.push(el("span", `${SIDE_NAME[side]} · ${who}`, "seat-role"));
+  const chosen = mine ? you().name : seat?.taken && !seat.computer_level ? seat.name : null;
+  if (chosen && !(seat && !mine && chosen === `${SIDE_NAME[side]} player`)) {
+    parts.push(el("span", "·", "sep"), nameEl(chosen));
   }
-  el.replaceChildren(...parts);
+  if (playing() && game().turn === side) parts.push(el("span", "to move", "to-move"));
+  node.replaceChildren(...parts);
 }
 
 function button(label, onClick, cls = "button") {
-  const b = document.createElement("button");
+  const b = el("button", label, cls);
   b.type = "button";
-  b.className = cls;
-  b.textContent = label;
   b.addEventListener("click", onClick);
   return b;
 }
@@ -96,6 +121,10 @@ function button(label, onClick, cls = "button") {
 function statusText() {
   const view = state.view;
   const g = game();
+  if (state.earlier) {
+    const r = state.earlier.result;
+    return `Game ${state.earlier.number}${r ? `: ${r.text}` : ""}`;
+  }
   if (g.result) return g.result.text;
   if (view.status === "expired") return "This room has expired.";
   if (view.status === "waiting") {
@@ -108,7 +137,7 @@ function statusText() {
 }
 
 function hintText() {
-  if (!live()) return `Replaying move ${state.replay} of ${game().moves.length}.`;
+  if (!live()) return `Replaying move ${state.replay} of ${shown().moves.length}.`;
   if (state.view.status === "waiting" && !you()) return state.view.rule_set.description;
   if (!canPlay()) return "";
   const capture = game().legal_moves.some((m) => m.captured.length);
@@ -117,12 +146,39 @@ function hintText() {
   return "Pick a piece, then where it goes (or drag it).";
 }
 
+function offerText() {
+  const view = state.view;
+  const me = you();
+  const pending = view.offers.find((o) => (o.kind === "draw" ? playing() : view.status === "finished"));
+  if (!pending) return null;
+  const what = pending.kind === "draw" ? "a draw" : "a rematch";
+  if (me && pending.by_seat === me.seat) return `You offered ${what}.`;
+  if (me) return `Your opponent offers ${what}.`;
+  return `${nameOf(pending.by_side)} offers ${what}.`;
+}
+
+/** The deadline of the viewer's own seat, said to that player. */
+function deadlineText() {
+  const opens = claimOpensAt();
+  const me = you();
+  if (!me || opens === null) return null;
+  const left = opens - serverNow();
+  const at = when(state.view.claim_opens_at);
+  if (me.to_move) {
+    return left > 0
+      ? `Move by ${at} (in ${span(left)}) or your opponent may claim the win.`
+      : "Your opponent may now claim the win: move now.";
+  }
+  return left > 0 ? `You may claim the win from ${at}.` : "You may claim the win now.";
+}
+
 function drawActions() {
   const view = state.view;
   const g = game();
   const me = you();
   const items = [];
   const offer = (kind) => view.offers.find((o) => o.kind === kind);
+  $("join").hidden = !(view.status === "waiting" && !me);
   if (view.status === "waiting" && !me) {
     items.push(button("Accept and play the tires", accept, "button primary"));
   }
@@ -131,21 +187,15 @@ function drawActions() {
     if (draw && draw.by_seat !== me.seat) {
       items.push(button("Accept draw", () => act("draw", { action: "accept" }), "button primary"));
       items.push(button("Decline draw", () => act("draw", { action: "decline" })));
-    } else if (draw) {
-      const b = button("Draw offered", () => {});
-      b.disabled = true;
-      items.push(b);
-    } else {
+    } else if (!draw) {
       const left = g.draw_offers_left[me.side];
       const b = button(`Offer draw (${left} left)`, () => act("draw", { action: "offer" }));
       b.disabled = left <= 0;
       items.push(b);
     }
     items.push(button("Resign", confirmResign));
-    if (view.claim_opens_at && !me.to_move) {
-      const b = button("Claim the win", () => act("claim-forfeit", {}));
-      b.dataset.claim = view.claim_opens_at;
-      items.push(b);
+    if (!me.to_move && state.claimOpen) {
+      items.push(button("Claim the win", () => act("claim-forfeit", {}), "button primary"));
     }
   }
   if (me && view.status === "finished") {
@@ -153,11 +203,7 @@ function drawActions() {
     if (rematch && rematch.by_seat !== me.seat) {
       items.push(button("Accept rematch", () => act("rematch", { action: "accept" }), "button primary"));
       items.push(button("Decline rematch", () => act("rematch", { action: "decline" })));
-    } else if (rematch) {
-      const b = button("Rematch offered", () => {});
-      b.disabled = true;
-      items.push(b);
-    } else {
+    } else if (!rematch) {
       items.push(button("Offer a rematch", () => act("rematch", { action: "offer" }), "button primary"));
     }
   }
@@ -168,21 +214,19 @@ function drawActions() {
 function drawMoves() {
   const list = $("moves");
   const items = [];
-  const moves = game().moves;
-  const shown = live() ? moves.length : state.replay;
+  const g = shown();
+  const moves = g.moves;
+  const ply = live() ? moves.length : state.replay;
   for (const m of moves) {
     if (m.side === "drums" || items.length === 0) {
-      const num = document.createElement("li");
-      num.className = "num";
-      num.textContent = `${Math.ceil(m.ply / 2)}.`;
-      items.push(num);
-      if (m.side === "tires") items.push(document.createElement("li"));
+      items.push(el("li", `${Math.ceil(m.ply / 2)}.`, "num"));
+      if (m.side === "tires") items.push(el("li"));
     }
-    const li = document.createElement("li");
+    const li = el("li");
     const b = button(m.notation, () => replayMove(m.ply), "");
     b.title = `${SIDE_NAME[m.side]}: ${m.algebraic}`;
     b.setAttribute("aria-label", `Replay move ${m.ply}: ${SIDE_NAME[m.side]} ${m.notation}`);
-    if (m.ply === shown) b.setAttribute("aria-current", "true");
+    if (m.ply === ply) b.setAttribute("aria-current", "true");
     li.append(b);
     items.push(li);
   }
@@ -191,52 +235,82 @@ function drawMoves() {
   if (live() && atEnd) list.scrollTop = list.scrollHeight;
   const view = state.view;
   const score = view.score;
-  $("score").textContent = view.games.length > 1 || game().result
-    ? me() ? `you ${mine(score)} – ${theirs(score)}` : `${score.creator} – ${score.joiner}`
+  const counted = view.games.some((x) => x.result && x.result.termination !== "expired");
+  $("score").textContent = counted
+    ? you() ? `you ${mine(score)} – ${theirs(score)}` : `${score.creator} – ${score.joiner}`
     : "";
+  $("players").replaceChildren(
+    el("span", "Drums: "), nameEl(nameOf("drums")), el("span", " · Tires: "), nameEl(nameOf("tires")),
+  );
   $("replay-pos").textContent = live() ? (moves.length ? `move ${moves.length}` : "start") : `${state.replay} / ${moves.length}`;
   const back = state.replay ?? moves.length;
   for (const b of $("replay").querySelectorAll("button")) {
     const kind = b.dataset.replay;
     b.disabled = (kind === "start" || kind === "back") ? back === 0 : live();
   }
+  const current = view.games.find((x) => x.number === game().number);
+  $("pdn").hidden = !(current && game().result && !state.earlier);
+  if (current) $("pdn-link").href = current.pdn_url;
 }
-const me = () => you();
 const mine = (score) => score[you().seat];
 const theirs = (score) => score[you().seat === "creator" ? "joiner" : "creator"];
+
+function drawHistory() {
+  const earlier = state.view.games.filter((g) => g.number !== game().number);
+  $("history-panel").hidden = earlier.length === 0;
+  $("history").replaceChildren(...earlier.map((g) => {
+    const li = el("li");
+    li.append(el("span", `Game ${g.number}`, "history-game"));
+    li.append(el("span", g.result ? g.result.text : g.status, "history-result"));
+    li.append(button("Replay", () => replayEarlier(g.number), "button subtle"));
+    const link = el("a", "PDN", "history-pdn");
+    link.href = g.pdn_url;
+    link.setAttribute("download", "");
+    li.append(link);
+    return li;
+  }));
+}
 
 function drawDeadlines() {
   const view = state.view;
   const rows = [];
   const add = (label, iso) => {
-    const dt = document.createElement("dt");
-    dt.textContent = label;
-    const dd = document.createElement("dd");
+    const dd = el("dd");
     dd.dataset.until = iso;
     dd.title = when(iso);
-    rows.push(dt, dd);
+    rows.push(el("dt", label), dd);
   };
-  if (view.claim_opens_at && playing()) add("Forfeit claim opens", view.claim_opens_at);
+  if (view.claim_opens_at && playing() && !you()) add("Forfeit claim opens", view.claim_opens_at);
   if (view.expires_at) {
-    add(view.status === "finished" ? "Rematch closes" : "Room expires", view.expires_at);
+    const days = span(1000 * (view.status === "finished"
+      ? view.terms.rematch_window_seconds : view.terms.expire_after_seconds));
+    add(view.status === "finished" ? `Rematch closes (${days} after the end)`
+      : `Room closes (${days} without a move)`, view.expires_at);
   }
   $("deadlines").replaceChildren(...rows);
   tick();
 }
 
-/** Live countdowns: deadlines, and the claim button until the claim opens. */
+function setText(id, text) {
+  const node = $(id);
+  node.hidden = !text;
+  node.textContent = text || "";
+}
+
+/** Once a second: the countdowns, and the claim once it opens. */
 function tick() {
-  const now = Date.now();
+  const now = serverNow();
   for (const dd of $("deadlines").querySelectorAll("dd")) {
     const left = Date.parse(dd.dataset.until) - now;
-    dd.textContent = left > 0 ? `in ${duration(left)}` : "now";
+    dd.textContent = left > 0 ? `in ${span(left)}` : "now";
   }
-  const claim = $("actions").querySelector("[data-claim]");
-  if (claim) {
-    const left = Date.parse(claim.dataset.claim) - now;
-    claim.disabled = left > 0;
-    claim.textContent = left > 0 ? `Claim the win in ${duration(left)}` : "Claim the win";
+  const opens = claimOpensAt();
+  const open = opens !== null && now >= opens;
+  if (open !== state.claimOpen) {
+    state.claimOpen = open;
+    drawActions();
   }
+  setText("deadline", live() ? deadlineText() : null);
 }
 
 function render({ pieces = true } = {}) {
@@ -245,22 +319,34 @@ function render({ pieces = true } = {}) {
   if (pieces) board.setPieces(live() ? livePieces() : piecesAt(state.replay));
   if (state.selection.length > 1) board.preview(state.selection[0], state.selection.at(-1));
   drawMarks();
-  const top = other(bottomSide());
-  seatLine($("player-top"), top);
+  seatLine($("player-top"), other(bottomSide()));
   seatLine($("player-bottom"), bottomSide());
   $("status").textContent = statusText();
+  setText("offer", live() ? offerText() : null);
   $("hint").textContent = hintText();
   drawActions();
   drawMoves();
+  drawHistory();
   drawDeadlines();
+  drawYou();
   $("device").hidden = !you() || view.status === "expired";
   $("ruleset").textContent = `${view.rule_set.name} rules`;
+  $("share-note").textContent = view.status === "waiting"
+    ? "Anyone with this link can watch, or accept and play."
+    : "Anyone with this link can watch.";
+  document.title = you()?.to_move && playing()
+    ? `Your move · ${view.rule_set.name} checkers`
+    : `${view.rule_set.name} checkers · room`;
 }
 
 function showError(message) {
-  const el = $("error");
-  el.textContent = message || "";
-  el.hidden = !message;
+  setText("error", message);
+}
+
+/** Why a request failed, as the page says it; a failure to reach the server is said once
+ * and goes when the live connection is back. */
+function failed(e) {
+  showError(e.offline ? OFFLINE : e.message);
 }
 
 // --- input ----------------------------------------------------------------------------
@@ -315,14 +401,14 @@ async function submit(move) {
   after.set(move.path.at(-1), { ...piece, king: piece.king || move.crowns });
   board.setPieces(livePieces());
   render({ pieces: false });
-  const shown = board.animate(move.path, move.captured, after);
+  const moving = board.animate(move.path, move.captured, after);
   try {
     const view = await post(`${base}/moves`, { move: move.notation, expected_ply: before.ply });
-    await shown;
-    state.view = view;
+    await moving;
+    setView(view);
   } catch (e) {
-    await shown;
-    showError(e.message);
+    await moving;
+    failed(e);
     await refresh();
   } finally {
     state.busy = false;
@@ -333,24 +419,26 @@ async function submit(move) {
 async function act(path, body) {
   showError("");
   try {
-    state.view = await post(`${base}/${path}`, body);
+    setView(await post(`${base}/${path}`, body));
     state.selection = [];
     render();
+    return true;
   } catch (e) {
-    showError(e.message);
+    failed(e);
     await refresh();
+    return false;
   }
 }
 
 async function accept() {
   showError("");
   try {
-    state.view = await post(`${base}/join`, {});
+    setView(await post(`${base}/join`, { name: $("join-name").value }));
     rememberRoom(roomId);
     render();
   } catch (e) {
-    showError(e.message);
-    await refresh();
+    failed(e);
+    if (!e.data || e.data.code !== "validation_error") await refresh();
   }
 }
 
@@ -366,9 +454,10 @@ function confirmResign() {
 
 async function refresh() {
   try {
-    state.view = await get(`${base}/state`);
+    setView(await get(`${base}/state`));
+    if ($("error").textContent === OFFLINE) showError("");
   } catch (e) {
-    showError(e.message);
+    failed(e);
   }
   render();
 }
@@ -376,9 +465,9 @@ async function refresh() {
 // --- replay ---------------------------------------------------------------------------
 
 async function showPly(ply, animate) {
-  const moves = game().moves;
+  const moves = shown().moves;
   state.selection = [];
-  if (ply >= moves.length && !animate) {
+  if (ply >= moves.length && !animate && !state.earlier) {
     goLive();
     return;
   }
@@ -388,7 +477,7 @@ async function showPly(ply, animate) {
     board.setPieces(piecesAt(state.replay - 1));
     render({ pieces: false });
     await board.animate(m.path, m.captured, piecesAt(state.replay));
-    if (state.replay >= moves.length) state.replay = null;
+    if (state.replay >= moves.length && !state.earlier) state.replay = null;
     render({ pieces: false });
     return;
   }
@@ -399,15 +488,27 @@ function replayMove(ply) {
   showPly(ply, true);
 }
 
+async function replayEarlier(number) {
+  try {
+    state.earlier = await get(`/api/rooms/${encodeURIComponent(roomId)}/games/${number}`);
+    state.replay = state.earlier.moves.length;
+    state.selection = [];
+    render();
+  } catch (e) {
+    failed(e);
+  }
+}
+
 function goLive() {
   state.replay = null;
+  state.earlier = null;
   render();
 }
 
 $("replay").addEventListener("click", (event) => {
   const kind = event.target.closest("button")?.dataset.replay;
   if (!kind) return;
-  const at = state.replay ?? game().moves.length;
+  const at = state.replay ?? shown().moves.length;
   if (kind === "start") showPly(0, false);
   if (kind === "back") showPly(at - 1, false);
   if (kind === "forward") showPly(at + 1, true);
@@ -441,8 +542,27 @@ function announce(text) {
   $("status").textContent = text;
 }
 
+let source = null;
+
+/** Follow the room's events live. Whenever the connection is lost (the browser went
+ * offline, the server restarted), the page says it is reconnecting until it is back, then
+ * reads the room again so nothing missed stays unseen. */
 function listen() {
-  const source = new EventSource(`/api/rooms/${encodeURIComponent(roomId)}/events?after=${state.view.version}`);
+  source?.close();
+  source = new EventSource(`/api/rooms/${encodeURIComponent(roomId)}/events?after=${state.view.version}`);
+  let lost = null;
+  source.onopen = () => {
+    clearTimeout(lost);
+    lost = null;
+    if (!$("live").hidden) {
+      setText("live", null);
+      scheduleRefresh();
+    }
+  };
+  source.onerror = () => {
+    // A brief blip (a stream ending and resuming) is not worth a word.
+    if (lost === null) lost = setTimeout(() => setText("live", "Reconnecting…"), 1500);
+  };
   source.onmessage = (message) => {
     let event;
     try {
@@ -455,6 +575,115 @@ function listen() {
   };
 }
 
+window.addEventListener("offline", () => {
+  source?.close();
+  setText("live", "Reconnecting…");
+});
+window.addEventListener("online", () => listen());
+
+// --- you: name and notifications --------------------------------------------------------
+
+const pushable = "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+
+async function deviceSubscription() {
+  if (!pushable) return null;
+  const registration = await navigator.serviceWorker.getRegistration("/");
+  return registration ? registration.pushManager.getSubscription() : null;
+}
+
+function keyBytes(b64url) {
+  const b64 = b64url.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (b64url.length % 4)) % 4);
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+}
+
+let pushOn = false;
+let nameShown = undefined;
+
+async function drawPush() {
+  const toggle = $("push-toggle");
+  if (!pushable) {
+    toggle.hidden = true;
+    $("push-state").textContent = "This browser cannot show notifications.";
+    return;
+  }
+  const here = await deviceSubscription();
+  pushOn = Boolean(here && you()?.notifications.push);
+  toggle.hidden = false;
+  toggle.textContent = pushOn ? "Turn notifications off" : "Notify me on this device";
+  $("push-state").textContent = pushOn
+    ? "Notifications are on for this device."
+    : Notification.permission === "denied"
+      ? "Notifications are blocked for this site in the browser's settings."
+      : "Notifications are off.";
+}
+
+async function togglePush() {
+  showError("");
+  const toggle = $("push-toggle");
+  toggle.disabled = true;
+  try {
+    if (pushOn) {
+      const here = await deviceSubscription();
+      if (here) {
+        await act("push/off", { endpoint: here.endpoint });
+        await here.unsubscribe();
+      }
+    } else {
+      const registration = await navigator.serviceWorker.register("/sw.js");
+      if (await Notification.requestPermission() !== "granted") {
+        $("push-state").textContent = "Notifications are blocked for this site in the browser's settings.";
+        return;
+      }
+      const { public_key: key } = await get("/api/push-key");
+      const subscription = await registration.pushManager.subscribe({
+        userVisibleOnly: true, applicationServerKey: keyBytes(key),
+      });
+      await act("push", subscription.toJSON());
+    }
+  } catch (e) {
+    failed(e);
+  } finally {
+    toggle.disabled = false;
+    await drawPush();
+  }
+}
+
+function drawYou() {
+  const me = you();
+  $("you-panel").hidden = !me || state.view.status === "expired";
+  if (!me) return;
+  if (nameShown !== me.name) {
+    nameShown = me.name;
+    $("rename-input").value = me.name ?? "";
+    $("rename-input").placeholder = `${SIDE_NAME[me.side]} player`;
+  }
+  drawPush();
+  const email = state.view.terms.email;
+  $("email-form").hidden = !email;
+  if (email) {
+    $("email-off").hidden = !me.notifications.email;
+    $("email-on").hidden = me.notifications.email;
+    $("email-input").hidden = me.notifications.email;
+    if (me.notifications.email) $("email-state").textContent = "Mails are on for your turns.";
+  }
+}
+
+$("rename-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  act("name", { name: $("rename-input").value });
+});
+$("push-toggle").addEventListener("click", togglePush);
+$("email-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const address = $("email-input").value;
+  if (await act("email", { address })) {
+    $("email-state").textContent = `A link was sent to ${address}: follow it to turn mails on.`;
+  }
+});
+$("email-off").addEventListener("click", async () => {
+  if (await act("email/off", {})) $("email-state").textContent = "Mails are off.";
+});
+
 // --- share, other device, start -------------------------------------------------------
 
 for (const b of document.querySelectorAll("[data-copy]")) {
@@ -466,11 +695,9 @@ $("device-link").addEventListener("click", async () => {
     const link = await post(`${base}/device-link`, {});
     $("device-url").value = link.url;
     $("device-row").hidden = false;
-    const note = $("device-note");
-    note.textContent = `Open this private link on your other device before ${when(link.expires_at)}. It works once, then this browser gives up the seat. Do not share it.`;
-    note.hidden = false;
+    setText("device-note", `Open this private link on your other device before ${when(link.expires_at)}. It works once, then this browser gives up the seat. Do not share it.`);
   } catch (e) {
-    showError(e.message);
+    failed(e);
   }
 });
 
@@ -479,15 +706,16 @@ async function continueFromLink() {
   if (!match) return;
   history.replaceState(null, "", window.location.pathname);
   try {
-    state.view = await post(`${base}/continue`, { secret: match[1] });
+    setView(await post(`${base}/continue`, { secret: match[1] }));
     rememberRoom(roomId);
     announce("This browser now holds your seat.");
   } catch (e) {
-    showError(e.message);
+    failed(e);
   }
 }
 
 async function start() {
+  setView(JSON.parse($("room-data").textContent));
   render();
   performance.mark("board-shown");
   await continueFromLink();

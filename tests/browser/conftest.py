@@ -1,0 +1,96 @@
+"""Headless Chromium (Debian's, driven by Playwright) and served app instances for the
+browser tests. Skipped when Chromium or Playwright is missing, except under CI=true where
+that fails."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.servers import serve
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(os.environ.get("ARTIFACTS_DIR", Path(__file__).resolve().parents[2] / "artifacts"))
+WAIT = 5000  # ms: live updates arrive well within this
+
+
+def _missing() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[test]')"
+    if not Path(CHROMIUM).exists():
+        return f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set CHROMIUM)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    reason = _missing()
+    if reason:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp = tmp_path_factory.mktemp("browser")
+    with serve(f"sqlite:///{tmp}/checkers.sqlite3", log=tmp / "server.log") as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A claim opens 4 s after a turn begins; push endpoints may be on loopback."""
+    tmp = tmp_path_factory.mktemp("quick")
+    env = {
+        "CLAIM_AFTER_SECONDS": "4",
+        "EXPIRE_AFTER_SECONDS": "600",
+        "PUSH_ALLOW_PRIVATE_HOSTS": "true",
+    }
+    with serve(f"sqlite:///{tmp}/checkers.sqlite3", log=tmp / "server.log", env=env) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def expiring_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A waiting room expires 2 s after it was made."""
+    tmp = tmp_path_factory.mktemp("expiring")
+    env = {"EXPIRE_AFTER_SECONDS": "2"}
+    with serve(f"sqlite:///{tmp}/checkers.sqlite3", log=tmp / "server.log", env=env) as base:
+        yield base
+
+
+def new_page(browser: Any, width: int = 1280, height: int = 860) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    dialogs: list[str] = []  # an injected script's alert() would land here
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.dialogs = dialogs
+    return page
