@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from app.engine import RULE_SETS
+from app.engine import RULE_SETS, Side
 from app.engine.pdn import GameRecord, write_game
 
 from .models import Ending, Game, GameStatus, Move, Room
+from .names import shown_name
 
 # The PDN standard's Termination values (those of PGN, which PDN follows).
 TERMINATION_TAG = {
@@ -22,19 +23,28 @@ TERMINATION_TAG = {
 
 
 def export_game(room: Room, game: Game, moves: list[Move], *, site: str) -> str:
-    """The game as PDN: the roster tags with the tradition's colours, GameType, the start
+    """The game as PDN: the roster tags with the tradition's colours and the players' names
+    (White and Black), GameType, the start
     position when it is not the standard one, every move, and the result (an expired
     game has none: `*`)."""
     rule_set = RULE_SETS[room.rule_set]
     finished = game.status == GameStatus.FINISHED
+    seats = {seat.role: seat for seat in room.seats}
+
+    def player(side: Side) -> str:
+        seat = seats.get(game.seat_of(side))
+        if seat is None:
+            return "?"  # nobody took the seat
+        return shown_name(seat.name, seat.computer_level, side)
+
     return write_game(
         GameRecord(
             rule_set=room.rule_set,
             moves=[move.notation for move in moves],
             finished=finished and game.termination != Ending.EXPIRED,
             winner=game.winner,
-            drums_player=f"{game.drums_seat} (drums)",
-            tires_player=f"{game.drums_seat.other} (tires)",
+            drums_player=player(Side.DRUMS),
+            tires_player=player(Side.TIRES),
             event=f"{rule_set.name} correspondence game",
             site=site,
             date=(game.started_at or game.created_at).strftime("%Y.%m.%d"),

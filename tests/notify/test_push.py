@@ -200,9 +200,7 @@ def test_a_gone_subscription_is_dropped(
     assert len([r for r in pushes.received if r.device == "gone"]) == 1  # never again
 
 
-def test_turning_push_off_and_moving_the_seat_remove_subscriptions(
-    api: Api, pushes: PushService, sender: Sender
-) -> None:
+def test_turning_push_off_stops_the_messages(api: Api, pushes: PushService, sender: Sender) -> None:
     room = api.create()
     assert room.joiner is not None
     laptop = pushes.device("laptop")
@@ -302,3 +300,27 @@ def test_the_vapid_key_is_made_once_for_every_instance(
     given = notify_settings.model_copy(update={"vapid_private_key": new_private_key()})
     with TestClient(create_app(given, clock=clock, database=database)) as c:
         assert c.get("/api/push-key").json()["public_key"] != keys[0]
+
+
+def test_moving_the_seat_to_another_device_drops_the_old_devices(
+    api: Api, pushes: PushService, sender: Sender
+) -> None:
+    room = api.create()
+    assert room.joiner is not None
+    old = pushes.device("old-phone")
+    subscribe(api, room, room.joiner, old.subscription())
+    page = TestClient(api.client.app)  # the old device's browser, holding the seat cookie
+    page.cookies.set("seat", room.joiner, path=f"/r/{room.id}")
+    same = {"Origin": "http://testserver"}
+    link = page.post(f"/r/{room.id}/device-link", headers=same)
+    assert link.status_code == 200, link.text
+    secret = link.json()["url"].split("#continue=", 1)[1]
+    moved = TestClient(api.client.app).post(
+        f"/r/{room.id}/continue", json={"secret": secret}, headers=same
+    )
+    assert moved.status_code == 200
+    assert moved.json()["you"]["notifications"]["push"] is False
+    kinds = [e["kind"] for e in api.client.get(f"/api/rooms/{room.id}/events").json()["events"]]
+    assert kinds[-1] == "seat_moved"
+    api.play(room, "11-15")
+    assert sender.run() == 0 and pushes.received == []

@@ -469,8 +469,8 @@ def test_pdn_export(api: Api) -> None:
     for tag in (
         '[GameType "25"]',
         '[Result "1-0"]',
-        '[White "creator (drums)"]',
-        '[Black "joiner (tires)"]',
+        '[White "Drums player"]',  # no names chosen: the defaults by colour
+        '[Black "Tires player"]',
         '[Round "1"]',
         '[Date "2024.03.01"]',
         '[Termination "normal"]',
@@ -582,3 +582,40 @@ def test_nothing_a_client_sends_yields_a_5xx(api: Api) -> None:
         )
         assert r.status_code in (401, 403), token
     assert api.view(room)["game"]["ply"] == 0
+
+
+def test_names_are_checked_kept_shown_and_renamed(api: Api) -> None:
+    def create(name: str) -> httpx.Response:
+        return api.client.post("/api/rooms", json={"rule_set": "english", "name": name})
+
+    for bad in ("A\u202eB", "zero\u200bwidth", "tab\there", "\u3164", "x" * 25):
+        r = create(bad)
+        assert r.status_code == 422 and r.json()["code"] == "validation_error", bad
+    made = create("  Jose\u0301  ")  # trimmed, and in NFC: é is one character
+    assert made.status_code == 201
+    room = Room(made.json()["room_id"], made.json()["token"])
+    assert made.json()["room"]["you"]["name"] == "Jos\u00e9"
+    joined = api.client.post(f"/api/rooms/{room.id}/join", json={"name": "   "})
+    room.joiner = joined.json()["token"]
+    assert [s["name"] for s in joined.json()["room"]["seats"]] == ["Jos\u00e9", "Tires player"]
+    renamed = api.client.post(
+        f"/api/rooms/{room.id}/name", json={"name": "Bob"}, headers=api.auth(room.joiner)
+    )
+    assert renamed.status_code == 200 and renamed.json()["you"]["name"] == "Bob"
+    spectator = api.client.post(f"/api/rooms/{room.id}/name", json={"name": "Eve"})
+    assert spectator.status_code == 401
+    kinds = [e["kind"] for e in api.client.get(f"/api/rooms/{room.id}/events").json()["events"]]
+    assert kinds[-1] == "renamed"
+    api.action(room, room.joiner, "resign")
+    pdn = api.client.get(f"/api/rooms/{room.id}/games/1.pdn").text
+    assert '[Black "Jos\u00e9"]' in pdn and '[White "Bob"]' in pdn  # English: drums are Black
+
+
+def test_the_computer_seat_shows_its_level(api: Api) -> None:
+    r = api.client.post("/api/computer-games", json={"level": "warden", "name": "Ana"})
+    assert r.status_code == 201
+    seats = r.json()["room"]["seats"]
+    assert [(s["name"], s["computer_level"]) for s in seats] == [
+        ("Ana", None),
+        ("Warden", "warden"),
+    ]

@@ -93,6 +93,17 @@ export function serverNow() {
   return Date.now() + clockOffset;
 }
 
+/** A configured duration in words, as the server says it: "7 days", "36 hours". */
+export function lengthOf(seconds) {
+  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
+    if (seconds >= size && seconds % size === 0) {
+      const n = seconds / size;
+      return `${n} ${unit}${n === 1 ? "" : "s"}`;
+    }
+  }
+  return `${seconds} second${seconds === 1 ? "" : "s"}`;
+}
+
 /** A time left, as people say it: "1 day 23 h", "5 h 12 min", "7 min", "4 s". */
 export function span(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));

@@ -91,12 +91,13 @@ function entry(view) {
   link.href = `/r/${view.id}`;
   const title = el("span", null, "game-title");
   const rival = opponent(view);
-  if (rival) title.append(nameEl(rival), el("span", " · "));
-  title.append(el("span", `${view.rule_set.name} · you play the ${view.you.side} · game ${view.game.number}`));
+  title.append(rival ? nameEl(rival) : el("span", "No opponent yet"));
+  const about = `${view.rule_set.name} · you play the ${view.you.side} · game ${view.game.number}`;
   link.append(
     miniBoard(view.game.fen, view.you.side),
     title,
     el("span", badge(view), "game-badge"),
+    el("span", about, "game-about"),
     el("span", facts(view).join(" · "), "game-meta"),
   );
   item.append(link);

@@ -1,7 +1,7 @@
 // The room page: waiting room, play, spectating, replay, live updates, notifications.
 import { BoardView, parseFen, sideIcon, squareName, startPieces } from "./board.js";
 import {
-  OFFLINE, SIDE_NAME, copyFrom, el, get, nameEl, plainError, post, rememberRoom, serverNow,
+  OFFLINE, SIDE_NAME, copyFrom, el, get, lengthOf, nameEl, post, rememberRoom, serverNow,
   span, syncClock, when,
 } from "./common.js";
 
@@ -282,8 +282,8 @@ function drawDeadlines() {
   };
   if (view.claim_opens_at && playing() && !you()) add("Forfeit claim opens", view.claim_opens_at);
   if (view.expires_at) {
-    const days = span(1000 * (view.status === "finished"
-      ? view.terms.rematch_window_seconds : view.terms.expire_after_seconds));
+    const days = lengthOf(view.status === "finished"
+      ? view.terms.rematch_window_seconds : view.terms.expire_after_seconds);
     add(view.status === "finished" ? `Rematch closes (${days} after the end)`
       : `Room closes (${days} without a move)`, view.expires_at);
   }
