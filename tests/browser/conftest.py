@@ -35,7 +35,9 @@ def _missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API keeps an event loop running while
+# it is open, and other tests in the same worker run their own (asyncio.run).
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     reason = _missing()
     if reason:
