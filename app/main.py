@@ -28,6 +28,7 @@ from app.rooms.models import Room
 from app.rooms.router import router as rooms_router
 from app.rooms.state import lock_room
 from app.scheduler import start_background
+from app.web.docs import mount_docs
 from app.web.router import mount_static
 from app.web.router import router as web_router
 from app.web.security import SecurityHeadersMiddleware
@@ -82,6 +83,8 @@ def create_app(
         description="Correspondence checkers in six rule sets. A seat acts with "
         "`Authorization: Bearer <token>`; everyone else with the room id watches.",
         lifespan=lifespan,
+        docs_url=None,  # served offline by app.web.docs
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.clock = clock
@@ -96,6 +99,7 @@ def create_app(
     app.include_router(health_router)
     app.include_router(web_router)
     mount_static(app)
+    mount_docs(app)
     install_error_handlers(app)
     document_common_answers(app, is_limited if settings.rate_limit_enabled else lambda *_: False)
     if settings.bench_endpoints:

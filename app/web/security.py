@@ -18,13 +18,11 @@ CSP = (
     "connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
-# The interactive API docs (FastAPI's Swagger UI and ReDoc) load their bundle from a CDN
-# and start it with an inline script.
+# The API docs (Swagger UI, ReDoc) are served whole from here too; both viewers style
+# their elements from script (inline styles) and ReDoc renders in a blob worker.
 DOCS_CSP = (
-    "default-src 'none'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com; "
-    "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
-    "font-src https://fonts.gstatic.com; connect-src 'self'; worker-src blob:; "
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self'; connect-src 'self'; worker-src 'self' blob:; "
     "base-uri 'none'; frame-ancestors 'none'"
 )
 DOCS_PATHS = ("/docs", "/redoc")
