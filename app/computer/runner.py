@@ -21,6 +21,7 @@ from apscheduler.schedulers.base import BaseScheduler
 from app.core.clock import Clock
 from app.core.context import Context
 from app.core.db import Database
+from app.core.jobs import add_periodic
 from app.core.logging import log_fields
 from app.core.settings import Settings
 from app.rooms.policy import vs_computer
@@ -56,15 +57,7 @@ class ComputerRunner:
         is given."""
         self.scan()
         if scheduler is not None:
-            scheduler.add_job(
-                self.scan,
-                "interval",
-                seconds=self.settings.computer_scan_seconds,
-                id=SCAN_JOB_ID,
-                max_instances=1,
-                coalesce=True,
-                replace_existing=True,
-            )
+            add_periodic(scheduler, SCAN_JOB_ID, self.settings.computer_scan_seconds, self.scan)
 
     def shutdown(self) -> None:
         """Stop taking work; a search already running finishes (within its time limit),

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from app.core.clock import Clock
 from app.core.context import Context
 from app.core.db import Database
+from app.core.jobs import add_periodic
 from app.core.logging import log_fields
 from app.core.settings import Settings
 from app.rooms import subscriptions
@@ -211,24 +212,16 @@ def deliver_due(database: Database, clock: Clock, settings: Settings) -> int:
             return total
 
 
-def _safe_deliver(database: Database, clock: Clock, settings: Settings) -> None:
-    try:
-        deliver_due(database, clock, settings)
-    except Exception:  # the next run retries; a failed run must not stop the schedule
-        log.exception("notification delivery failed")
-
-
 def add_delivery_job(
     scheduler: BaseScheduler, database: Database, clock: Clock, settings: Settings
 ) -> None:
-    """Send due notifications every `NOTIFY_INTERVAL_SECONDS` (one run at a time)."""
-    scheduler.add_job(
-        _safe_deliver,
-        "interval",
-        seconds=settings.notify_interval_seconds,
-        args=(database, clock, settings),
-        id=DELIVERY_JOB_ID,
-        max_instances=1,
-        coalesce=True,
-        replace_existing=True,
+    """Send due notifications every `NOTIFY_INTERVAL_SECONDS`."""
+    add_periodic(
+        scheduler,
+        DELIVERY_JOB_ID,
+        settings.notify_interval_seconds,
+        deliver_due,
+        database,
+        clock,
+        settings,
     )

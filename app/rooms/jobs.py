@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from app.core.clock import Clock
 from app.core.context import Context
 from app.core.db import Database
+from app.core.jobs import add_periodic
 from app.core.logging import log_fields
 from app.core.settings import Settings
 
@@ -95,25 +96,17 @@ def sweep(database: Database, clock: Clock, settings: Settings) -> int:
     return total
 
 
-def _safe_sweep(database: Database, clock: Clock, settings: Settings) -> None:
-    try:
-        sweep(database, clock, settings)
-    except Exception:  # a failed run must not stop the schedule; the next run retries
-        log.exception("sweep failed")
-
-
 def add_sweep_job(
     scheduler: BaseScheduler, database: Database, clock: Clock, settings: Settings
 ) -> None:
-    """Run the sweep now and then every `sweep_interval_seconds` (one run at a time)."""
-    scheduler.add_job(
-        _safe_sweep,
-        "interval",
-        seconds=settings.sweep_interval_seconds,
-        args=(database, clock, settings),
-        id=SWEEP_JOB_ID,
-        max_instances=1,
-        coalesce=True,
-        next_run_time=clock.now(),
-        replace_existing=True,
+    """Run the sweep now and then every `sweep_interval_seconds`."""
+    add_periodic(
+        scheduler,
+        SWEEP_JOB_ID,
+        settings.sweep_interval_seconds,
+        sweep,
+        database,
+        clock,
+        settings,
+        first_run=clock.now(),
     )

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
-from sqlalchemy import delete, exists, select, update
+from sqlalchemy import ColumnElement, delete, exists, select, update
 from sqlalchemy.orm import Session
 
 from app.core.context import Context
@@ -209,12 +209,7 @@ def request_email(
 def confirm_email(session: Session, *, secret: str, ctx: Context) -> str:
     """Confirm the address of the link's secret; the id of its seat's room."""
     digest = hash_token(secret)
-    with session.begin():
-        room_id = session.scalar(
-            select(Seat.room_id)
-            .join(SeatEmail, SeatEmail.seat_id == Seat.id)
-            .where(SeatEmail.confirm_hash == digest)
-        )
+    room_id = _room_of_address(session, SeatEmail.confirm_hash == digest)
     if room_id is None:
         raise LinkInvalid("this confirmation link is not valid (a newer one may have replaced it)")
     with locked_room(session, room_id=room_id, ctx=ctx) as state:
@@ -230,6 +225,14 @@ def confirm_email(session: Session, *, secret: str, ctx: Context) -> str:
     return room_id
 
 
+def _room_of_address(session: Session, which: ColumnElement[bool]) -> str | None:
+    """The room of the seat whose address `which` picks (its lock is taken after)."""
+    with session.begin():
+        return session.scalar(
+            select(Seat.room_id).join(SeatEmail, SeatEmail.seat_id == Seat.id).where(which)
+        )
+
+
 def unsubscribe_signature(session: Session, email_id: int, ctx: Context) -> str:
     """The signature of the unsubscribe link of an address: a link that needs no seat
     token and no stored secret."""
@@ -242,12 +245,7 @@ def unsubscribe(session: Session, *, email_id: int, signature: str, ctx: Context
     """The one-click unsubscribe (RFC 8058): the address is forgotten, its mails stop."""
     if not hmac.compare_digest(unsubscribe_signature(session, email_id, ctx), signature):
         raise LinkInvalid("this unsubscribe link is not valid")
-    with session.begin():
-        room_id = session.scalar(
-            select(Seat.room_id)
-            .join(SeatEmail, SeatEmail.seat_id == Seat.id)
-            .where(SeatEmail.id == email_id)
-        )
+    room_id = _room_of_address(session, SeatEmail.id == email_id)
     if room_id is None:
         return  # already unsubscribed: the link stays harmless
     with locked_room(session, room_id=room_id, ctx=ctx) as state:
