@@ -22,6 +22,7 @@ from app.core.settings import Settings
 
 DEFAULT_TEST_DATABASE_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TABLES = (
+    "conditional_lines",
     "notifications",
     "push_subscriptions",
     "seat_emails",

@@ -83,6 +83,12 @@ class Settings(BaseSettings):
     computer_scan_seconds: float = Field(
         default=30.0, gt=0, description="How often replies owed by the computer are looked for."
     )
+    conditional_max_depth: int = Field(
+        default=8, ge=1, le=50, description="Move pairs along one line of conditional moves."
+    )
+    conditional_max_moves: int = Field(
+        default=64, ge=1, le=1000, description="Pairs of moves in a seat's conditional lines."
+    )
     remind_before_seconds: int = Field(
         default=24 * 3600,
         ge=0,

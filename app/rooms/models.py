@@ -196,6 +196,8 @@ class Seat(Base):
     # skip looking for recipients in the (usual) room where nobody asked to be told.
     push_on: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     email_on: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The seat has conditional moves (or a note about dropped ones) in its current game.
+    planned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
     room: Mapped[Room] = relationship(back_populates="seats")
@@ -255,6 +257,8 @@ class Move(Base):
     irreversible: Mapped[bool] = mapped_column(Boolean)
     fen_after: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # Played for its seat from the moves it had stored in advance (a conditional move).
+    conditional: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Offer(Base):
@@ -359,3 +363,23 @@ class Notification(Base):
     state: Mapped[Delivery] = mapped_column(EnumValue(Delivery, 8))
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     last_error: Mapped[str | None] = mapped_column(String(200))
+
+
+class ConditionalLines(Base):
+    """A seat's conditional moves in one game: replies stored in advance to the
+    opponent's possible moves, as a tree ("if they play X, reply Y; then if Z, W").
+
+    Private to the seat. `note` says why stored lines were dropped, until the seat
+    stores new ones.
+    """
+
+    __tablename__ = "conditional_lines"
+    __table_args__ = (UniqueConstraint("game_id", "seat_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    # [{"if": "22-18", "key": [22, 18, []], "then": "15x22", "next": [...]}, ...]
+    tree: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    note: Mapped[str | None] = mapped_column(String(200))
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -33,7 +33,7 @@ from .names import shown_name
 from .state import GameState
 
 # Weightiest first: a change that ends the game says so rather than "your move".
-_WEIGHT = [
+_WEIGHT: list[str] = [
     EventKind.GAME_OVER,
     EventKind.EXPIRED,
     EventKind.REMATCH_ACCEPTED,
@@ -44,13 +44,15 @@ _WEIGHT = [
     EventKind.REMATCH_DECLINED,
     EventKind.JOINED,
     EventKind.MOVE,
+    "conditional_played",
+    "conditional_dropped",
     EventKind.CLAIM_SOON,
 ]
 
 
 @dataclass(frozen=True)
 class Message:
-    kind: EventKind
+    kind: str
     title: str
     body: str
 
@@ -78,7 +80,7 @@ def _messages(state: GameState, ctx: Context) -> dict[SeatRole, Message]:
 
     found: dict[SeatRole, Message] = {}
 
-    def to(role: SeatRole, kind: EventKind, title: str, body: str) -> None:
+    def to(role: SeatRole, kind: str, title: str, body: str) -> None:
         if role == actor:
             return
         held = found.get(role)
@@ -87,10 +89,12 @@ def _messages(state: GameState, ctx: Context) -> dict[SeatRole, Message]:
 
     for kind, data in state.events:
         seat = SeatRole(data["seat"]) if "seat" in data else None
-        if kind == EventKind.MOVE and game.status == GameStatus.PLAYING:
-            mover = game.seat_of(Side(data["side"]))
-            played = format_path(room.rule_set, data["path"], bool(data["captured"]))
-            to(mover.other, kind, "Your move", f"{name(mover)} played {played}.")
+        mover = game.seat_of(Side(data["side"])) if "side" in data else None
+        if kind == EventKind.MOVE and game.status == GameStatus.PLAYING and mover is not None:
+            # Only the player to move now: a conditional reply may have followed at once.
+            if mover.other == game.seat_of(game.turn):
+                played = format_path(room.rule_set, data["path"], bool(data["captured"]))
+                to(mover.other, kind, "Your move", f"{name(mover)} played {played}.")
         elif kind == EventKind.JOINED and seat is not None:
             to(seat.other, kind, "Your invitation was accepted", f"{name(seat)} joined.")
         elif kind == EventKind.DRAW_OFFERED and seat is not None:
@@ -122,12 +126,16 @@ def _messages(state: GameState, ctx: Context) -> dict[SeatRole, Message]:
         elif kind == EventKind.EXPIRED:
             for role in SeatRole:
                 to(role, kind, "Room closed", f"{str(data['reason']).capitalize()}.")
+    for role, note, title, body in state.notes:
+        to(role, note, title, body)
     return found
 
 
 def enqueue(session: Session, state: GameState, *, ctx: Context) -> None:
     """Store the notifications the action's events call for (only seats that asked)."""
     listening = [s for s in state.room.seats if (s.push_on or s.email_on) and s.id is not None]
+    if not state.events and not state.notes:
+        return
     if not listening:
         return
     messages = _messages(state, ctx)

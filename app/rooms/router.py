@@ -22,12 +22,13 @@ from app.core.deps import BaseUrlDep, ContextDep, DatabaseDep, SessionDep, Token
 from app.core.responses import ModelResponse
 from app.engine import RULE_SETS
 
-from . import errors, service, subscriptions
+from . import errors, planning, service, subscriptions
 from .live import stream
 from .pdn import export_game
 from .runtime import RoomsRuntime, RuntimeDep
 from .schemas import (
     ActionIn,
+    ConditionalIn,
     CreateRoomIn,
     ErrorOut,
     EventsOut,
@@ -199,6 +200,26 @@ def add_action_routes(
             subscriptions.remove_push(
                 act.session, room_id=room_id, token=act.token, endpoint=body.endpoint, ctx=act.ctx
             )
+        )
+
+    @router.post(
+        f"{room_path}/conditional",
+        summary="Store your replies to your opponent's possible moves (conditional moves)",
+        **options,
+    )
+    def plan(body: ConditionalIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        return act.answer(
+            planning.store_plan(
+                act.session, room_id=room_id, token=act.token, lines=body.lines, ctx=act.ctx
+            )
+        )
+
+    @router.post(
+        f"{room_path}/conditional/clear", summary="Forget your conditional moves", **options
+    )
+    def unplan(act: Acting = act_on, room_id: str = RoomId) -> Response:
+        return act.answer(
+            planning.clear_plan(act.session, room_id=room_id, token=act.token, ctx=act.ctx)
         )
 
     @router.post(f"{room_path}/email/off", summary="Stop mails to this seat's address", **options)

@@ -76,6 +76,35 @@ class PushOffIn(_In):
     endpoint: str = Field(min_length=10, max_length=1024)
 
 
+class LineIn(_In):
+    """One conditional line: "if they play `their_move`, reply `reply`", and what follows."""
+
+    their_move: str = Field(min_length=2, max_length=200, examples=["22-18"])
+    reply: str = Field(min_length=2, max_length=200, examples=["15x22"])
+    next: list[LineIn] = Field(default_factory=list, max_length=50)
+
+
+class ConditionalIn(_In):
+    lines: list[LineIn] = Field(
+        max_length=50,
+        description="Replies stored in advance to the opponent's possible next moves; each "
+        "is checked against the rules in the position it would be played in.",
+    )
+
+
+class LineOut(BaseModel):
+    their_move: str
+    reply: str
+    next: list[LineOut]
+
+
+class ConditionalOut(BaseModel):
+    """Your conditional moves (only you see them)."""
+
+    lines: list[LineOut]
+    note: str | None = Field(description="Why your stored lines were dropped, if they were.")
+
+
 class EmailIn(_In):
     address: EmailStr = Field(description="Where to mail this seat's notifications.")
 
@@ -129,6 +158,9 @@ class YouOut(BaseModel):
     to_move: bool = Field(description="The current game is in progress and it is your turn.")
     name: str | None = Field(description="The name you chose (null: the default).")
     notifications: NotificationsOut
+    conditional: ConditionalOut | None = Field(
+        default=None, description="Your conditional moves in this game, if you stored some."
+    )
 
 
 class TermsOut(BaseModel):
@@ -151,6 +183,9 @@ class PlayedMoveOut(BaseModel):
     crowned: bool
     fen_after: str
     played_at: datetime
+    conditional: bool = Field(
+        default=False, description="Played for its seat from a reply stored in advance."
+    )
 
 
 class LegalMoveOut(BaseModel):

@@ -22,9 +22,18 @@ from sqlalchemy.orm import Session
 from app.ai import Level
 from app.core.context import Context
 from app.core.logging import log_fields
-from app.engine import RULE_SETS, AmbiguousMoveError, Board, EngineError, IllegalMoveError, Side
+from app.engine import (
+    RULE_SETS,
+    AmbiguousMoveError,
+    Board,
+    EngineError,
+    IllegalMoveError,
+    Side,
+)
+from app.engine import Move as BoardMove
+from app.engine.notation import format_move, format_path
 
-from . import errors, outbox, policy
+from . import conditionals, errors, outbox, policy
 from .events import append_event
 from .models import (
     Ending,
@@ -109,8 +118,19 @@ def leave(session: Session, state: GameState, *, ctx: Context) -> None:
     """The way out of every change of a room: when the sweep must next look at it, and
     the notifications its new events call for (in the same transaction)."""
     state.room.next_check_at = policy.next_check(state.room, state.game, ctx.settings)
-    if state.events:
+    if state.events or state.notes:
         outbox.enqueue(session, state, ctx=ctx)
+    _read_plan(session, state)
+
+
+def _read_plan(session: Session, state: GameState) -> None:
+    """The acting seat's own conditional moves, for its view (only a seat that has some)."""
+    seat = state.seat
+    state.plan = (
+        conditionals.load(session, state.game.id, seat)
+        if seat is not None and seat.planned
+        else None
+    )
 
 
 def apply_due_deadlines(session: Session, state: GameState, *, ctx: Context) -> bool:
@@ -185,6 +205,8 @@ def finish_game(
 ) -> None:
     """End the current game; its pending draw offer lapses."""
     room, game = state.room, state.game
+    _drop_plans(session, state, "the game is over", ctx)
+    conditionals.forget_game(session, game.id, room.seats)
     game.status = GameStatus.FINISHED
     game.winner = winner
     game.termination = ending
@@ -370,9 +392,18 @@ def play_move(
         return state
 
 
-def record_move(session: Session, state: GameState, *, seat: Seat, move: str, ctx: Context) -> None:
+def record_move(
+    session: Session,
+    state: GameState,
+    *,
+    seat: Seat,
+    move: str,
+    ctx: Context,
+    conditional: bool = False,
+) -> None:
     """Play `move` for `seat`, whose turn it is, in the locked room of `state`, and record
-    it; `state` (moves, offers, board) stays up to date for the answer."""
+    it; `state` (moves, offers, board) stays up to date for the answer. The opponent's
+    stored reply to it, if they have one, is played at once, in the same transaction."""
     room, game, now = state.room, state.game, ctx.now
     board = state.board()
     try:
@@ -400,6 +431,7 @@ def record_move(session: Session, state: GameState, *, seat: Seat, move: str, ct
         irreversible=irreversible,
         fen_after=board.fen(),
         created_at=now,
+        conditional=conditional,
     )
     state.moves.append(record)
     session.connection().execute(_INSERT_MOVE, {"game_id": game.id, **record._asdict()})
@@ -422,6 +454,7 @@ def record_move(session: Session, state: GameState, *, seat: Seat, move: str, ct
         path=record.path,
         captured=record.captured,
         fen=game.fen,
+        **({"conditional": True} if conditional else {}),
     )
     _log("move", game, outcome="played", side=side, move=record.notation)
     outcome = board.outcome()
@@ -443,6 +476,56 @@ def record_move(session: Session, state: GameState, *, seat: Seat, move: str, ct
             ending=Ending.MOVE_LIMIT,
             reason=f"the {ctx.settings.max_plies}-ply limit was reached",
         )
+    elif not conditional:
+        _answer_from_plan(session, state, played, ctx)
+
+
+def _answer_from_plan(session: Session, state: GameState, played: BoardMove, ctx: Context) -> None:
+    """The seat now to move may have stored its reply to `played`: play it; a move no
+    line expected drops them all, and the seat is told."""
+    game = state.game
+    owner = next(s for s in state.room.seats if s.role == game.seat_of(game.turn))
+    if not owner.planned:
+        return
+    row = conditionals.load(session, game.id, owner)
+    if row is None or not row.tree:
+        return
+    found = conditionals.follow(row.tree, played)
+    if found is None:
+        text = format_move(state.room.rule_set, played)
+        _drop_plan(
+            session, state, owner, f"your opponent played {text}, which no line expected", ctx
+        )
+        return
+    reply, rest = found
+    conditionals.save(session, game.id, owner, rest, ctx.now)
+    record_move(session, state, seat=owner, move=reply, ctx=ctx, conditional=True)
+    last = state.moves[-1]
+    text = format_path(state.room.rule_set, last.path, bool(last.captured))
+    state.notes.append(
+        (owner.role, "conditional_played", "Your planned move was played", f"You replied {text}.")
+    )
+
+
+def _drop_plan(session: Session, state: GameState, seat: Seat, why: str, ctx: Context) -> None:
+    conditionals.save(session, state.game.id, seat, [], ctx.now, note=f"Dropped: {why}.")
+    state.notes.append(
+        (
+            seat.role,
+            "conditional_dropped",
+            "Your planned moves were dropped",
+            f"{why.capitalize()}.",
+        )
+    )
+
+
+def _drop_plans(session: Session, state: GameState, why: str, ctx: Context) -> None:
+    """Every seat's stored lines in this game go (a draw offer, the game's end)."""
+    for seat in state.room.seats:
+        if seat.planned:
+            row = conditionals.load(session, state.game.id, seat)
+            if row is not None and row.tree:
+                _drop_plan(session, state, seat, why, ctx)
 
 
 def _is_resend(state: GameState, seat: Seat, text: str, expected_ply: int) -> bool:
@@ -527,6 +610,8 @@ def _offer_or_answer(
     game, now = state.game, ctx.now
     if action == OfferAction.OFFER:
         policy.check_new_offer(state.offers, kind, seat.role)
+        if kind == OfferKind.DRAW:
+            _drop_plans(session, state, "a draw was offered", ctx)
         offer = Offer(
             game_id=game.id,
             kind=kind,
@@ -670,6 +755,7 @@ def read_room(session: Session, *, room_id: str, token: str | None, ctx: Context
         if room.next_check_at is None or room.next_check_at > ctx.now:
             state = load_state(session, room)
             state.seat = identify(room, token)
+            _read_plan(session, state)
             return state
     # Overdue. A share lock is not upgraded (two readers of one overdue room would
     # deadlock): the writer's lock is taken afresh.

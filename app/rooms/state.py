@@ -18,7 +18,18 @@ from sqlalchemy.orm import Session, joinedload
 from app.engine import Board, Side
 
 from . import errors
-from .models import EventKind, Game, GameStatus, Move, Offer, Room, RoomStatus, Seat
+from .models import (
+    ConditionalLines,
+    EventKind,
+    Game,
+    GameStatus,
+    Move,
+    Offer,
+    Room,
+    RoomStatus,
+    Seat,
+    SeatRole,
+)
 
 
 class MoveRecord(NamedTuple):
@@ -33,6 +44,7 @@ class MoveRecord(NamedTuple):
     irreversible: bool
     fen_after: str
     created_at: datetime
+    conditional: bool = False
 
 
 MOVE_COLUMNS = tuple(Move.__table__.c[name] for name in MoveRecord._fields)
@@ -75,6 +87,11 @@ class GameState:
     seat: Seat | None = None
     # The events this action has appended so far, oldest first (kind and data).
     events: list[tuple[EventKind, dict[str, Any]]] = field(default_factory=list)
+    # What one seat alone is to be told (its role, a kind, a title, a text): news of its
+    # private conditional moves, which no event may show.
+    notes: list[tuple[SeatRole, str, str, str]] = field(default_factory=list)
+    # The seat's own conditional moves, when it has some (read for its view only).
+    plan: ConditionalLines | None = None
     _board: Board | None = field(default=None, repr=False)
 
     def board(self) -> Board:

@@ -4,21 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from app.core.context import Context
 from app.core.settings import Settings
 from app.engine import RULE_SETS, Board, RuleSet, Side, square_name
 
 from . import policy
-from .models import Ending, Game, GameStatus, OfferStatus, Room, SeatRole
+from .models import ConditionalLines, Ending, Game, GameStatus, OfferStatus, Room, SeatRole
 from .names import shown_name
 from .schemas import (
+    ConditionalOut,
     DrawOffersLeft,
     GameOut,
     GameRecordOut,
     GameSummaryOut,
     LegalMoveOut,
+    LineOut,
     NotificationsOut,
     OfferOut,
     PlayedMoveOut,
@@ -90,6 +92,8 @@ class Played(Protocol):
     def fen_after(self) -> str: ...
     @property
     def created_at(self) -> datetime: ...
+    @property
+    def conditional(self) -> bool: ...
 
 
 def played_out(m: Played) -> PlayedMoveOut:
@@ -103,7 +107,18 @@ def played_out(m: Played) -> PlayedMoveOut:
         crowned=m.crowned,
         fen_after=m.fen_after,
         played_at=m.created_at,
+        conditional=m.conditional,
     )
+
+
+def plan_out(plan: ConditionalLines | None) -> ConditionalOut | None:
+    if plan is None:
+        return None
+
+    def lines(tree: list[dict[str, Any]]) -> list[LineOut]:
+        return [LineOut(their_move=b["if"], reply=b["then"], next=lines(b["next"])) for b in tree]
+
+    return ConditionalOut(lines=lines(plan.tree), note=plan.note)
 
 
 def pdn_url(room_id: str, number: int) -> str:
@@ -186,6 +201,7 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
                 to_move=game.status == GameStatus.PLAYING and game.side_of(seat.role) == game.turn,
                 name=seat.name,
                 notifications=NotificationsOut(push=seat.push_on, email=seat.email_on),
+                conditional=plan_out(state.plan),
             )
             if seat
             else None

@@ -19,8 +19,12 @@ from app.rooms.models import Seat
 
 from .conftest import Api, Room
 
-# A seat that chose no name and asked for no notifications.
-NO_NAME_NO_ALERTS = {"name": None, "notifications": {"push": False, "email": False}}
+# A seat that chose no name, asked for no notifications and stored no conditional moves.
+NO_NAME_NO_ALERTS = {
+    "name": None,
+    "notifications": {"push": False, "email": False},
+    "conditional": None,
+}
 
 ENGLISH_OPENINGS = {"9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"}
 ENGLISH_REPLIES = {"21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"}

@@ -21,8 +21,12 @@ from app.engine import RULE_SETS
 from app.main import create_app
 from app.rooms.models import SeatTransfer
 
-# A seat that chose no name and asked for no notifications.
-NO_NAME_NO_ALERTS = {"name": None, "notifications": {"push": False, "email": False}}
+# A seat that chose no name, asked for no notifications and stored no conditional moves.
+NO_NAME_NO_ALERTS = {
+    "name": None,
+    "notifications": {"push": False, "email": False},
+    "conditional": None,
+}
 
 ORIGIN = "http://testserver"
 SAME = {"Origin": ORIGIN, "Sec-Fetch-Site": "same-origin"}

@@ -1,0 +1,171 @@
+"""Conditional moves: the rules of a seat's stored lines, and their rows.
+
+A line says "if the opponent plays X, reply Y; then if they play Z, reply W". A seat's
+lines form a tree whose top holds the opponent's possible next moves. Every move in it
+is checked against the engine as it is stored, in the position it would be played in,
+and stored in the engine's own notation with its identity (start, end and the captured
+set: two routes that take the same pieces are the same move, as the rules say).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from app.core.errors import InvalidInput
+from app.core.settings import Settings
+from app.engine import AmbiguousMoveError, Board, EngineError, IllegalMoveError, Move
+
+from .models import ConditionalLines, Seat
+
+Tree = list[dict[str, Any]]
+
+
+class LineRefused(InvalidInput):
+    code = "conditional_refused"
+
+
+@dataclass(frozen=True)
+class LineIn:
+    """One branch as a client sends it."""
+
+    when: str
+    reply: str
+    then: Sequence[LineIn] = ()
+
+
+def key_of(move: Move) -> list[Any]:
+    return [move.start, move.end, sorted(move.captured)]
+
+
+def _parse(board: Board, text: str, ply: int, whose: str) -> Move:
+    try:
+        return board.parse_move(text)
+    except (IllegalMoveError, AmbiguousMoveError, EngineError) as exc:
+        legal = [m.notation() for m in board.legal_moves]
+        raise LineRefused(
+            f"ply {ply}: {whose} {text!r} cannot be played there ({exc})",
+            ply=ply,
+            move=text,
+            legal_moves=legal,
+        ) from exc
+
+
+def check_lines(board: Board, lines: Sequence[LineIn], settings: Settings, *, ply: int) -> Tree:
+    """The lines as stored, each move checked in its position (`board`: the current one,
+    at the game's `ply`, the opponent to move); LineRefused names the first bad ply (as
+    the game counts them) and the legal moves there."""
+    count = 0
+    board_ply = ply
+
+    def walk(branches: Sequence[LineIn], depth: int) -> Tree:
+        nonlocal count
+        if branches and depth > settings.conditional_max_depth:
+            raise LineRefused(
+                f"a line may hold at most {settings.conditional_max_depth} pairs of moves"
+            )
+        out: Tree = []
+        seen: set[tuple[Any, ...]] = set()
+        for branch in branches:
+            count += 1
+            if count > settings.conditional_max_moves:
+                raise LineRefused(
+                    f"at most {settings.conditional_max_moves} conditional moves may be stored"
+                )
+            ply = board_ply + 2 * (depth - 1) + 1
+            theirs = _parse(board, branch.when, ply, "their move")
+            key = key_of(theirs)
+            if (key[0], key[1], tuple(key[2])) in seen:
+                raise LineRefused(f"ply {ply}: {branch.when} is answered twice", ply=ply)
+            seen.add((key[0], key[1], tuple(key[2])))
+            board.push(theirs)
+            try:
+                if board.is_game_over():
+                    raise LineRefused(
+                        f"ply {ply}: the game ends with {branch.when}: nothing to reply", ply=ply
+                    )
+                mine = _parse(board, branch.reply, ply + 1, "your reply")
+                board.push(mine)
+                try:
+                    if branch.then and board.is_game_over():
+                        raise LineRefused(
+                            f"ply {ply + 1}: the game ends with {branch.reply}", ply=ply + 1
+                        )
+                    later = walk(branch.then, depth + 1)
+                finally:
+                    board.pop()
+            finally:
+                board.pop()
+            out.append(
+                {
+                    "if": theirs.notation(),
+                    "key": key,
+                    "then": mine.notation(),
+                    "next": later,
+                }
+            )
+        return out
+
+    return walk(lines, 1)
+
+
+def follow(tree: Tree, played: Move) -> tuple[str, Tree] | None:
+    """The stored reply to `played` and the lines that go on from it; None if no line
+    expected that move."""
+    key = key_of(played)
+    for branch in tree:
+        stored = branch["key"]
+        if [stored[0], stored[1], sorted(stored[2])] == key:
+            return str(branch["then"]), list(branch["next"])
+    return None
+
+
+def count_moves(tree: Tree) -> int:
+    return sum(1 + count_moves(branch["next"]) for branch in tree)
+
+
+# --- rows ------------------------------------------------------------------------------
+
+
+def load(session: Session, game_id: int, seat: Seat) -> ConditionalLines | None:
+    return session.scalar(
+        select(ConditionalLines).where(
+            ConditionalLines.game_id == game_id, ConditionalLines.seat_id == seat.id
+        )
+    )
+
+
+def save(
+    session: Session,
+    game_id: int,
+    seat: Seat,
+    tree: Tree,
+    now: datetime,
+    note: str | None = None,
+) -> ConditionalLines | None:
+    """Keep `tree` (and `note`) for the seat; with neither, forget its row."""
+    row = load(session, game_id, seat)
+    if not tree and note is None:
+        if row is not None:
+            session.delete(row)
+        seat.planned = False
+        return None
+    if row is None:
+        row = ConditionalLines(game_id=game_id, seat_id=seat.id)
+        session.add(row)
+    row.tree, row.note, row.updated_at = tree, note, now
+    seat.planned = True
+    return row
+
+
+def forget_game(session: Session, game_id: int, seats: Sequence[Seat]) -> None:
+    """A game is over: no line of it can be played any more."""
+    if any(seat.planned for seat in seats):
+        session.execute(delete(ConditionalLines).where(ConditionalLines.game_id == game_id))
+        for seat in seats:
+            seat.planned = False

@@ -1,0 +1,48 @@
+"""Storing and clearing a seat's conditional moves (see `conditionals` for their rules)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy.orm import Session
+
+from app.core.context import Context
+
+from . import conditionals, errors
+from .schemas import LineIn
+from .service import locked_room
+from .state import GameState
+
+
+class NotWhileToMove(errors.Conflict):
+    code = "conditional_not_now"
+
+
+def _lines(lines: Sequence[LineIn]) -> list[conditionals.LineIn]:
+    return [conditionals.LineIn(b.their_move, b.reply, _lines(b.next)) for b in lines]
+
+
+def store_plan(
+    session: Session, *, room_id: str, token: str | None, lines: Sequence[LineIn], ctx: Context
+) -> GameState:
+    """Replace the token's seat's conditional moves by `lines`, each move checked in the
+    position it would be played in (LineRefused, 422, names the first bad ply)."""
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
+        seat = state.require_seat()
+        state.require_playing()
+        game = state.game
+        if game.side_of(seat.role) == game.turn:
+            raise NotWhileToMove("conditional moves are stored while your opponent is to move")
+        tree = conditionals.check_lines(
+            state.board().copy(), _lines(lines), ctx.settings, ply=game.ply
+        )
+        conditionals.save(session, game.id, seat, tree, ctx.now)
+        return state
+
+
+def clear_plan(session: Session, *, room_id: str, token: str | None, ctx: Context) -> GameState:
+    """Forget the seat's conditional moves (and any note about dropped ones)."""
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
+        seat = state.require_seat()
+        conditionals.save(session, state.game.id, seat, [], ctx.now)
+        return state
