@@ -158,7 +158,9 @@ def import_page(request: Request) -> HTMLResponse:
 
 
 @router.get("/imported/{game_id}", response_class=HTMLResponse)
-def imported_page(request: Request, session: SessionDep, game_id: str = RoomId) -> HTMLResponse:
+def imported_page(
+    request: Request, session: SessionDep, game_id: str = Path(min_length=1, max_length=64)
+) -> HTMLResponse:
     """The read-only replay of an imported game."""
     try:
         game = imports.read_imported(session, game_id=game_id)

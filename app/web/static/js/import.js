@@ -53,7 +53,7 @@ function gameItem(game) {
       el("span", `game ${failure.game}, line ${failure.line}, column ${failure.column}, ply ${failure.ply}, move ${failure.move || "(none)"}: ${failure.reason}`),
     );
     li.append(why);
-    if (failure.legal_moves.length) {
+    if (failure.legal_moves.length && !failure.reason.includes("legal moves:")) {
       li.append(el("p", `Legal moves there: ${failure.legal_moves.join(", ")}`, "legal small"));
     }
   }

@@ -1,5 +1,6 @@
 // The read-only replay of an imported game: the board, the moves in the rule set's
-// notation, the record's tags and the reader's notes.
+// notation and the reader's notes (the record's tags are drawn by the template, in the
+// record's order).
 import { BoardView, parseFen, sideIcon } from "./board.js";
 import { SIDE_NAME, el } from "./common.js";
 import { Notation, bindBoardTools } from "./notation.js";
@@ -92,11 +93,6 @@ $("replay").addEventListener("click", (event) => {
 });
 
 function drawRecord() {
-  const rows = [];
-  for (const [name, value] of Object.entries(game.tags)) {
-    rows.push(el("dt", name), el("dd", value));
-  }
-  $("tags").replaceChildren(...rows);
   setText("start-position", game.start_position ? `Set-up start: ${game.start_position}` : null);
   const end = game.service_end;
   setText("service-end", end
