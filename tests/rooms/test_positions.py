@@ -156,7 +156,12 @@ def test_the_computers_task_carries_the_start_clock(
         assert computer.apply_move(session, task=task, move="32-27", ctx=ctx)
     with database.session() as session:
         service.play_move(
-            session, room_id=granted.room_id, token=granted.token, move="1-6", expected_ply=1, ctx=ctx
+            session,
+            room_id=granted.room_id,
+            token=granted.token,
+            move="1-6",
+            expected_ply=1,
+            ctx=ctx,
         )
     with database.session() as session:
         task = computer.next_task(session, room_id=granted.room_id, ctx=ctx)
