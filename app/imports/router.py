@@ -21,6 +21,7 @@ from .view import import_out, imported_game_out
 
 router = APIRouter(prefix="/api", tags=["imports"])
 
+_REFUSALS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (404, 422)}
 GameId = Path(min_length=1, max_length=64, description="The imported game's id.")
 TEXT_TYPES = ("text/plain", "application/x-pdn", "application/octet-stream")
 
@@ -85,7 +86,7 @@ async def create_import(
 @router.get(
     "/imported-games/{game_id}.pdn",
     response_class=PlainTextResponse,
-    responses={404: {"model": ErrorOut}, 200: {"content": {"application/x-pdn": {}}}},
+    responses={**_REFUSALS, 200: {"content": {"application/x-pdn": {}}}},
     summary="An imported game as PDN, in its rule set's tradition",
 )
 def imported_game_pdn(session: SessionDep, game_id: str = GameId) -> PlainTextResponse:
@@ -100,7 +101,7 @@ def imported_game_pdn(session: SessionDep, game_id: str = GameId) -> PlainTextRe
 @router.get(
     "/imported-games/{game_id}",
     response_model=ImportedGameOut,
-    responses={404: {"model": ErrorOut}},
+    responses=_REFUSALS,
     summary="An imported game in full: its tags, moves, result and the reader's notes",
 )
 def imported_game(session: SessionDep, game_id: str = GameId) -> Response:
