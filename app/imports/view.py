@@ -112,7 +112,7 @@ def imported_game_out(game: ImportedGame) -> ImportedGameOut:
         board.push(move)
         moves.append(
             MoveOut(
-                **move_forms(rule_set, move.path, move.is_capture).model_dump(),
+                **move_forms(rule_set, move.path, move.is_capture),
                 ply=ply,
                 number=move_number(game.start_move_number, first_side, ply),
                 side=side,

@@ -22,7 +22,6 @@ from .schemas import (
     GameRecordOut,
     GameSummaryOut,
     LegalMoveOut,
-    MoveForms,
     NotationOut,
     NotificationsOut,
     OfferOut,
@@ -79,18 +78,23 @@ def _rule_set_out(key: str) -> RuleSetOut:
     )
 
 
-@lru_cache(maxsize=8192)
-def move_forms(rule_set: str, path: tuple[int, ...], capture: bool) -> MoveForms:
+def move_forms(rule_set: str, path: Sequence[int], capture: bool) -> dict[str, str]:
     """A move's engine notation and its tradition's two forms (the customary one as
-    `text`); stored moves stay in the engine's notation, so these are derived here."""
+    `text`), as the fields of `MoveForms`; stored moves stay in the engine's notation,
+    so these are derived here (once per move: a view lists every move of the game)."""
+    return _forms(rule_set, tuple(path), capture)
+
+
+@lru_cache(maxsize=16384)
+def _forms(rule_set: str, path: tuple[int, ...], capture: bool) -> dict[str, str]:
     numeric = notation.format_path(rule_set, path, capture, Style.NUMERIC)
     algebraic = notation.format_path(rule_set, path, capture, Style.ALGEBRAIC)
-    return MoveForms(
-        notation=("x" if capture else "-").join(map(str, path)),
-        numeric=numeric,
-        algebraic=algebraic,
-        text=numeric if tradition(rule_set).style is Style.NUMERIC else algebraic,
-    )
+    return {
+        "notation": ("x" if capture else "-").join(map(str, path)),
+        "numeric": numeric,
+        "algebraic": algebraic,
+        "text": numeric if tradition(rule_set).style is Style.NUMERIC else algebraic,
+    }
 
 
 def move_number(start_number: int | None, first_side: Side, ply: int) -> int:
@@ -154,9 +158,8 @@ class Played(Protocol):
 
 
 def played_out(rule_set: str, m: Played, number: int) -> PlayedMoveOut:
-    forms = move_forms(rule_set, tuple(m.path), bool(m.captured))
     return PlayedMoveOut(
-        **forms.model_dump(),
+        **move_forms(rule_set, m.path, bool(m.captured)),
         ply=m.ply,
         number=number,
         side=m.side,
@@ -224,7 +227,7 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
     if game.status == GameStatus.PLAYING:
         legal = [
             LegalMoveOut(
-                **move_forms(room.rule_set, m.path, m.is_capture).model_dump(),
+                **move_forms(room.rule_set, m.path, m.is_capture),
                 path=list(m.path),
                 captured=list(m.captured),
                 crowns=m.crowns,
