@@ -21,6 +21,7 @@ from app.core.logging import configure_logging
 from app.core.middleware import AccessLogMiddleware, BodyLimitMiddleware
 from app.core.ratelimit import RateLimitMiddleware, is_limited
 from app.core.settings import Settings, get_settings
+from app.imports.router import router as imports_router
 from app.notify.router import router as notify_router
 from app.rooms import runtime
 from app.rooms.live import Hub
@@ -95,6 +96,7 @@ def create_app(
     runtime.install(app, runtime.RoomsRuntime(hub=hub, after_action=[computer.room_changed]))
     app.include_router(rooms_router)
     app.include_router(computer_router)
+    app.include_router(imports_router)
     app.include_router(notify_router)
     app.include_router(health_router)
     app.include_router(web_router)
@@ -104,7 +106,11 @@ def create_app(
     document_common_answers(app, is_limited if settings.rate_limit_enabled else lambda *_: False)
     if settings.bench_endpoints:
         app.include_router(floor_router)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimitMiddleware,
+        max_bytes=settings.max_body_bytes,
+        larger={"/api/imports": settings.import_max_bytes},
+    )
     if settings.rate_limit_enabled:
         app.add_middleware(RateLimitMiddleware, settings=settings)
     app.add_middleware(AccessLogMiddleware)

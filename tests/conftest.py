@@ -19,10 +19,13 @@ from sqlalchemy.engine import make_url
 from app.core.clock import ManualClock
 from app.core.db import Base, Database
 from app.core.settings import Settings
+from app.imports import models as _imported  # noqa: F401  (registers the tables)
+from app.rooms import models as _rooms  # noqa: F401
 
 DEFAULT_TEST_DATABASE_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TABLES = (
     "conditional_lines",
+    "imported_games",
     "notifications",
     "push_subscriptions",
     "seat_emails",

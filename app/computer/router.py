@@ -9,7 +9,8 @@ from pydantic import Field
 
 from app.ai import Level
 from app.core.deps import BaseUrlDep, ContextDep, SessionDep
-from app.rooms.schemas import ErrorOut, Named, SeatGrant
+from app.rooms.runtime import RuntimeDep
+from app.rooms.schemas import ErrorOut, FromPosition, SeatGrant
 from app.rooms.view import grant_view
 
 from . import service
@@ -19,12 +20,7 @@ router = APIRouter(prefix="/api", tags=["computer"])
 LEVELS = ", ".join(f"{level.title} ({level.difficulty})" for level in Level)
 
 
-class ComputerGameIn(Named):
-    rule_set: str = Field(
-        default="english",
-        max_length=32,
-        description="english, brazilian, russian, spanish, italian or thai",
-    )
+class ComputerGameIn(FromPosition):
     level: Level = Field(description=f"Weakest first: {LEVELS}.")
 
 
@@ -36,12 +32,17 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {422: {"model": ErrorOut}}
     status_code=status.HTTP_201_CREATED,
     response_model=SeatGrant,
     responses=_REFUSALS,
-    summary="Play the computer: you hold the drums and move first",
+    summary="Play the computer: you hold the drums (and move first from the standard start)",
 )
 def create_computer_game(
-    body: ComputerGameIn, session: SessionDep, ctx: ContextDep, base: BaseUrlDep
+    body: ComputerGameIn,
+    session: SessionDep,
+    ctx: ContextDep,
+    base: BaseUrlDep,
+    runtime: RuntimeDep,
 ) -> SeatGrant:
     granted = service.create_computer_game(
-        session, rule_set=body.rule_set, level=body.level, name=body.name, ctx=ctx
+        session, rule_set=body.rule_set, level=body.level, name=body.name, fen=body.fen, ctx=ctx
     )
+    runtime.acted(granted.state)  # from a position with the tires to move, it moves first
     return grant_view(granted, ctx=ctx, base_url=base)

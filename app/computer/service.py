@@ -42,11 +42,20 @@ log = logging.getLogger("checkers.computer")
 
 
 def create_computer_game(
-    session: Session, *, rule_set: str, level: Level, ctx: Context, name: str | None = None
+    session: Session,
+    *,
+    rule_set: str,
+    level: Level,
+    ctx: Context,
+    name: str | None = None,
+    fen: str | None = None,
 ) -> rooms.Granted:
     """A room in progress: the person holds the drums and moves first, the computer at
-    `level` holds the tires."""
-    granted = rooms.create_room(session, rule_set=rule_set, name=name, ctx=ctx, computer=level)
+    `level` holds the tires; from `fen` (the rule set's tradition) if given, where the
+    side to move moves first."""
+    granted = rooms.create_room(
+        session, rule_set=rule_set, name=name, ctx=ctx, computer=level, first_fen=fen
+    )
     log_fields(log, "computer game", room=granted.room_id, level=level, rule_set=rule_set)
     return granted
 
@@ -76,7 +85,8 @@ def next_task(session: Session, *, room_id: str, ctx: Context) -> Task | None:
     kind = _owed(state)
     if kind is None or state.seat is None or state.seat.computer_level is None:
         return None
-    base_fen, tail = state.board().reversible_history()
+    board = state.board()
+    base_fen, tail = board.reversible_history()
     return Task(
         room_id=state.room.id,
         game_number=state.game.number,
@@ -87,6 +97,9 @@ def next_task(session: Session, *, room_id: str, ctx: Context) -> Task | None:
         side=state.game.side_of(state.seat.role).value,
         base_fen=base_fen,
         tail=tuple(m.notation() for m in tail),
+        # Each move of the tail is a plain king ply; what the count held before them is
+        # the start position's half-move clock (or 0 after a capture or a man's move).
+        base_king_plies=board.king_plies - len(tail),
     )
 
 

@@ -34,11 +34,15 @@ class Task:
     side: str  # the computer's side in this game
     base_fen: str  # the position after the last capture or man's move
     tail: tuple[str, ...]  # the plain king moves since then (the draw rules need them)
+    # Plain king plies already counted at `base_fen`: a game from a position whose FEN
+    # gave a half-move clock, before its first capture or man's move (else 0).
+    base_king_plies: int = 0
 
 
 def board_of(task: Task) -> Board:
     """The task's position with the history the draw rules need."""
     board = Board(task.rule_set, fen=task.base_fen)
+    board.king_plies = task.base_king_plies
     for text in task.tail:
         board.push_text(text)
     return board

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -15,24 +16,29 @@ access_log = logging.getLogger("checkers.access")
 
 
 class BodyLimitMiddleware:
-    """Refuse request bodies above `max_bytes` with 413 before the app reads them."""
+    """Refuse request bodies above `max_bytes` with 413 before the app reads them;
+    `larger` allows more on the paths it names (a PDN import)."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(
+        self, app: ASGIApp, max_bytes: int, larger: Mapping[str, int] | None = None
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.larger = dict(larger or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope["path"].rstrip("/") or "/", self.max_bytes)
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None:
             try:
-                too_big = int(declared) > self.max_bytes
+                too_big = int(declared) > limit
             except ValueError:
                 too_big = True
             if too_big:
-                await self._refuse(send)
+                await self._refuse(send, limit)
                 return
         body = b""
         more = True
@@ -42,8 +48,8 @@ class BodyLimitMiddleware:
                 break
             body += message.get("body", b"")
             more = message.get("more_body", False)
-            if len(body) > self.max_bytes:
-                await self._refuse(send)
+            if len(body) > limit:
+                await self._refuse(send, limit)
                 return
         sent = False
 
@@ -56,8 +62,8 @@ class BodyLimitMiddleware:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, send: Send) -> None:
-        detail = f"request body larger than {self.max_bytes} bytes"
+    async def _refuse(self, send: Send, limit: int) -> None:
+        detail = f"request body larger than {limit} bytes"
         await send_json(send, 413, {"detail": detail, "code": "too_large"})
 
 

@@ -1,5 +1,5 @@
 """Per-client rate limits on the actions a client could flood: creating rooms, joining,
-moving and claiming forfeits (API and page routes alike).
+moving, claiming forfeits (API and page routes alike) and importing PDN.
 
 Counting uses the `limits` library (moving windows) with the storage of
 `RATE_LIMIT_STORAGE`: in memory per process by default, or Redis to share the counts
@@ -51,6 +51,7 @@ RULES = (
     _rule("moves", f"/r{_ROOM}/moves"),
     _rule("claims", f"/api/rooms{_ROOM}/claim-forfeit"),
     _rule("claims", f"/r{_ROOM}/claim-forfeit"),
+    _rule("imports", "/api/imports"),
 )
 
 
@@ -61,6 +62,7 @@ def limits_of(settings: Settings) -> dict[str, RateLimitItem]:
         "join": parse(settings.rate_limit_join),
         "moves": parse(settings.rate_limit_moves),
         "claims": parse(settings.rate_limit_claims),
+        "imports": parse(settings.rate_limit_imports),
     }
 
 

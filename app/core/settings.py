@@ -46,6 +46,9 @@ class Settings(BaseSettings):
     )
     max_plies: int = Field(default=1000, ge=1, description="A game is drawn at this many plies.")
     max_body_bytes: int = Field(default=4096, ge=256, description="Largest request body.")
+    import_max_bytes: int = Field(
+        default=512 * 1024, ge=1024, description="Largest PDN import (POST /api/imports)."
+    )
     log_level: str = Field(default="INFO", description="Python logging level.")
     db_pool_size: int = Field(default=10, ge=1, description="Database connections kept open.")
     db_max_overflow: int = Field(
@@ -74,6 +77,7 @@ class Settings(BaseSettings):
     rate_limit_join: str = Field(default="30/minute", description="Joins per client.")
     rate_limit_moves: str = Field(default="120/minute", description="Moves per client.")
     rate_limit_claims: str = Field(default="20/minute", description="Forfeit claims per client.")
+    rate_limit_imports: str = Field(default="10/minute", description="PDN imports per client.")
     computer_workers: int = Field(
         default=2, ge=1, le=64, description="Processes that compute the computer's replies."
     )

@@ -605,6 +605,8 @@ class GameRecord:
     start_fen: str | None = None
     #: Plies since the last capture or man's move at the start position, if known.
     start_half_move_clock: int | None = None
+    #: The full-move number of the start position (a FEN's ``:F``), if not 1.
+    start_move_number: int | None = None
     #: The PDN Termination tag, e.g. ``normal`` or ``resignation``.
     termination: str | None = None
     #: When the game ended (UTC); written as UTCDate and UTCTime.
@@ -631,7 +633,7 @@ def write_game(record: GameRecord) -> str:
     if record.start_fen is not None:
         try:
             position = Position.from_internal_fen(rules, record.start_fen).with_counters(
-                record.start_half_move_clock, None
+                record.start_half_move_clock, record.start_move_number
             )
         except InvalidFenError as exc:
             raise PdnError(f"bad start position: {exc}") from None

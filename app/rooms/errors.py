@@ -20,12 +20,14 @@ __all__ = [
     "GameNotOver",
     "GameOver",
     "IllegalMove",
+    "InvalidFen",
     "InvalidInput",
     "NoOffer",
     "NotFound",
     "NotYourTurn",
     "OfferLimit",
     "OfferPending",
+    "PositionDecided",
     "RoomError",
     "RoomExpired",
     "RoomFull",
@@ -113,3 +115,15 @@ class IllegalMove(InvalidInput):
 
 class AmbiguousMove(InvalidInput):
     code = "ambiguous_move"
+
+
+class InvalidFen(InvalidInput):
+    """A start position that cannot be read, or cannot be a position of the rule set."""
+
+    code = "invalid_fen"
+
+
+class PositionDecided(InvalidInput):
+    """A start position with nothing left to play: no legal move, or the game over."""
+
+    code = "position_decided"

@@ -212,8 +212,13 @@ class Game(Base):
     number: Mapped[int] = mapped_column(Integer)
     drums_seat: Mapped[SeatRole] = mapped_column(EnumValue(SeatRole, 8))
     status: Mapped[GameStatus] = mapped_column(EnumValue(GameStatus))
-    # NULL: the rule set's standard start.
+    # NULL: the rule set's standard start. Else the engine's own FEN of the start
+    # position, with the counters its FEN gave (NULL: none given).
     start_fen: Mapped[str | None] = mapped_column(String(200))
+    # Plies since the last capture or man's move at the start: seeds the 20-king-ply count.
+    start_half_move_clock: Mapped[int | None] = mapped_column(Integer)
+    # The full-move number of the start position; the moves are numbered from it.
+    start_move_number: Mapped[int | None] = mapped_column(Integer)
     # Current position, always equal to the replay of the moves.
     fen: Mapped[str] = mapped_column(String(200))
     ply: Mapped[int] = mapped_column(Integer, default=0)

@@ -50,6 +50,8 @@ def export_game(room: Room, game: Game, moves: list[Move], *, site: str) -> str:
             date=(game.started_at or game.created_at).strftime("%Y.%m.%d"),
             round=str(game.number),
             start_fen=game.start_fen,
+            start_half_move_clock=game.start_half_move_clock,
+            start_move_number=game.start_move_number,
             termination=(
                 TERMINATION_TAG[game.termination]
                 if finished and game.termination

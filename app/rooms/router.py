@@ -123,6 +123,7 @@ def add_action_routes(
             move=body.move.strip(),
             expected_ply=body.expected_ply,
             ctx=act.ctx,
+            in_tradition=body.notation == "tradition",
         )
         return act.answer(state)
 
@@ -239,12 +240,14 @@ def list_rule_sets() -> list[RuleSetOut]:
     status_code=status.HTTP_201_CREATED,
     response_model=SeatGrant,
     responses=_REFUSALS,
-    summary="Create a room; the creator plays the drums",
+    summary="Create a room, from the standard start or a FEN; the creator plays the drums",
 )
 def create_room(
     body: CreateRoomIn, session: SessionDep, ctx: ContextDep, base: BaseUrlDep
 ) -> SeatGrant:
-    granted = service.create_room(session, rule_set=body.rule_set, name=body.name, ctx=ctx)
+    granted = service.create_room(
+        session, rule_set=body.rule_set, name=body.name, first_fen=body.fen, ctx=ctx
+    )
     return grant_view(granted, ctx=ctx, base_url=base)
 
 

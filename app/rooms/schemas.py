@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, EmailStr, Field, field_validator
 
@@ -43,12 +43,38 @@ class Named(_In):
         return None if value is None else clean_name(value)
 
 
-class CreateRoomIn(Named):
+FEN_DESCRIPTION = (
+    "Optional start position, as a FEN in the rule set's own tradition (its colours and "
+    "square numbers or names, e.g. lidraughts' `W:W21,...,32:B1,...,12:H0:F1` in Russian); "
+    "its `:H` half-move clock seeds the 20-king-ply count. Refused (422 `invalid_fen`) when "
+    "it cannot be read or is inconsistent, (422 `position_decided`) when nothing is left to "
+    "play. Absent: the standard start. Rematches start from the same position."
+)
+
+
+class FromPosition(Named):
+    """A body that creates a game: a rule set and, optionally, a start position."""
+
     rule_set: str = Field(
         default="english",
         max_length=32,
         description="english, brazilian, russian, spanish, italian or thai",
     )
+    fen: str | None = Field(
+        default=None,
+        max_length=400,
+        description=FEN_DESCRIPTION,
+        examples=["W:W18,K30:B14,15"],
+    )
+
+    @field_validator("fen")
+    @classmethod
+    def _blank_is_none(cls, value: str | None) -> str | None:
+        return value if value is None or value.strip() else None
+
+
+class CreateRoomIn(FromPosition):
+    pass
 
 
 class JoinIn(Named):
@@ -113,9 +139,17 @@ class MoveIn(_In):
     move: str = Field(
         min_length=1,
         max_length=200,
-        description="Numeric (11-15, 22x15x6) or algebraic (c3-d4, c3:e5:g7); the short "
+        description="In the engine's notation (English numbers, a1 in the drums' left "
+        "corner), numeric (11-15, 22x15x6) or algebraic (c3-d4, c3:e5:g7), or with "
+        "`notation: tradition` in the rule set's own (`rule_set.notation`); the short "
         "start-end form when only one legal move matches.",
         examples=["11-15"],
+    )
+    notation: Literal["engine", "tradition"] = Field(
+        default="engine",
+        description="How `move` is written: `engine` (as `notation` of the listed moves) "
+        "or `tradition` (the rule set's numbers or its board's names, as `numeric` and "
+        "`algebraic`).",
     )
     expected_ply: int = Field(
         ge=0, le=1_000_000, description="The game's ply the move was chosen at (`game.ply`)."
@@ -124,6 +158,34 @@ class MoveIn(_In):
 
 class ActionIn(_In):
     action: OfferAction
+
+
+class SquareOut(BaseModel):
+    square: int = Field(description="The engine's square 1-32 (as in `path`).")
+    number: int = Field(description="Its number in the rule set's tradition.")
+    name: str = Field(description="Its name on the tradition's board (a1-h8).")
+
+
+class ColoursOut(BaseModel):
+    drums: Literal["White", "Black"]
+    tires: Literal["White", "Black"]
+
+
+class NotationOut(BaseModel):
+    """How the rule set's own players write a game (the README's notation table)."""
+
+    style: Literal["numeric", "algebraic"] = Field(
+        description="The customary notation: which of a move's `numeric` and `algebraic` "
+        "forms is its `text`."
+    )
+    colours: ColoursOut = Field(description="The tradition's colour of each side.")
+    first_mover: Literal["White", "Black"] = Field(description="The colour of the drums.")
+    mirrored: bool = Field(
+        description="The tradition's board is the engine's mirrored left to right (Italian, "
+        "Spanish): drawn with the engine's a1 in the lower right corner."
+    )
+    numbering: str = Field(description="The square numbering, in words.")
+    squares: list[SquareOut] = Field(description="Each engine square's number and name.")
 
 
 class RuleSetOut(BaseModel):
@@ -135,6 +197,7 @@ class RuleSetOut(BaseModel):
     flying_kings: bool
     majority_capture: bool
     pdn_gametype: int
+    notation: NotationOut
 
 
 class SeatOut(BaseModel):
@@ -173,24 +236,42 @@ class TermsOut(BaseModel):
     email: bool = Field(description="Whether this service can send mail.")
 
 
-class PlayedMoveOut(BaseModel):
-    ply: int
+class MoveForms(BaseModel):
+    """A move written every way: as the engine stores it and in the rule set's
+    tradition (both styles, and the customary one)."""
+
+    notation: str = Field(
+        description="The engine's own notation, every landing square: 22x15x6 (as stored, "
+        "and as `move` is sent by default)."
+    )
+    numeric: str = Field(description="The tradition's numbers: 22x15x6 in English.")
+    algebraic: str = Field(description="The tradition's board's names: c3-d4, d4:f6.")
+    text: str = Field(
+        description="The customary form (`rule_set.notation.style`): e.g. 11-15 in "
+        "English, c3-d4 in Russian."
+    )
+
+
+class MoveOut(MoveForms):
+    """A move of a game's record."""
+
+    ply: int = Field(description="1 for the game's first move.")
+    number: int = Field(description="The full-move number the tradition prints before it.")
     side: Side
-    notation: str = Field(description="Numeric, every landing square: 22x15x6.")
-    algebraic: str
     path: list[int] = Field(description="Start square then every landing square.")
     captured: list[int]
     crowned: bool
     fen_after: str
+
+
+class PlayedMoveOut(MoveOut):
     played_at: datetime
     conditional: bool = Field(
         default=False, description="Played for its seat from a reply stored in advance."
     )
 
 
-class LegalMoveOut(BaseModel):
-    notation: str
-    algebraic: str
+class LegalMoveOut(MoveForms):
     path: list[int]
     captured: list[int] = Field(description="Squares of the pieces this move takes.")
     crowns: bool
@@ -215,6 +296,13 @@ class GameOut(BaseModel):
     status: GameStatusName
     drums_seat: SeatRole
     tires_seat: SeatRole
+    start_fen: str | None = Field(
+        description="The engine's FEN of the set-up position the game started from (null: "
+        "the standard start)."
+    )
+    start_position: str | None = Field(
+        description="That position as the rule set's tradition writes its FEN."
+    )
     fen: str
     turn: Side
     ply: int
@@ -252,6 +340,9 @@ class GameRecordOut(BaseModel):
     drums_seat: SeatRole
     status: GameStatusName
     start_fen: str = Field(description="The position the game started from.")
+    start_position: str | None = Field(
+        description="A set-up start as the tradition writes its FEN (null: the standard start)."
+    )
     moves: list[PlayedMoveOut]
     result: ResultOut | None
     started_at: datetime | None

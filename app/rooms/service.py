@@ -29,6 +29,7 @@ from app.engine import (
     EngineError,
     IllegalMoveError,
     Side,
+    notation,
 )
 from app.engine import Move as BoardMove
 from app.engine.notation import format_move, format_path
@@ -52,6 +53,7 @@ from .models import (
     SeatRole,
 )
 from .policy import Deadline
+from .positions import read_start, start_board
 from .schemas import EventOut, EventsOut
 from .seats import hash_token, identify, new_room_id, new_token
 from .state import GameState, MoveRecord, load_state, lock_room
@@ -260,14 +262,17 @@ def create_room(
     """A room whose creator holds the drums of game 1: waiting for an opponent, or in
     progress at once against the computer at level `computer`.
 
-    `first_fen` (not offered by the API) starts game 1 from a set-up position.
+    `first_fen`, a FEN in the rule set's tradition, starts game 1 from that position
+    (`InvalidFen`, `PositionDecided`: see `positions.read_start`); rematches start from
+    it too.
     """
     if rule_set not in RULE_SETS:
         raise errors.UnknownRuleSet(f"unknown rule set {rule_set!r}", rule_sets=sorted(RULE_SETS))
-    try:
-        first = Board(rule_set, fen=first_fen)
-    except EngineError as exc:
-        raise errors.InvalidInput(f"invalid position: {exc}") from exc
+    start = read_start(rule_set, first_fen) if first_fen is not None else None
+    if start is None:
+        first = Board(rule_set)
+    else:
+        first = start_board(rule_set, start.fen, start.half_move_clock, start.move_number)
     token, now = new_token(), ctx.now
     with session.begin():
         room = Room(
@@ -289,7 +294,9 @@ def create_room(
             number=1,
             drums_seat=SeatRole.CREATOR,
             status=GameStatus.WAITING,
-            start_fen=first.fen() if first_fen is not None else None,
+            start_fen=start.fen if start else None,
+            start_half_move_clock=start.half_move_clock if start else None,
+            start_move_number=start.move_number if start else None,
             fen=first.fen(),
             ply=0,
             turn=first.turn,
@@ -369,13 +376,16 @@ def play_move(
     move: str,
     expected_ply: int,
     ctx: Context,
+    in_tradition: bool = False,
 ) -> GameState:
     """Play `move` for the token's seat at the game's ply `expected_ply`; a resend of the
-    move this seat just played changes nothing. Raises TokenRequired, WrongToken,
-    GameOver, StalePly, NotYourTurn, IllegalMove or AmbiguousMove."""
+    move this seat just played changes nothing. `move` is in the engine's notation, or
+    with `in_tradition` in the rule set's own (its numbers or its board's names). Raises
+    TokenRequired, WrongToken, GameOver, StalePly, NotYourTurn, IllegalMove or
+    AmbiguousMove."""
     with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         seat = state.require_seat()
-        if _is_resend(state, seat, move, expected_ply):
+        if _is_resend(state, seat, move, expected_ply, in_tradition):
             return state
         state.require_playing()
         game = state.game
@@ -388,7 +398,7 @@ def play_move(
             raise errors.NotYourTurn(
                 f"it is not your turn: {game.turn.value} to move", turn=game.turn.value
             )
-        record_move(session, state, seat=seat, move=move, ctx=ctx)
+        record_move(session, state, seat=seat, move=move, ctx=ctx, in_tradition=in_tradition)
         return state
 
 
@@ -399,6 +409,7 @@ def record_move(
     seat: Seat,
     move: str,
     ctx: Context,
+    in_tradition: bool = False,
     conditional: bool = False,
 ) -> None:
     """Play `move` for `seat`, whose turn it is, in the locked room of `state`, and record
@@ -406,17 +417,7 @@ def record_move(
     stored reply to it, if they have one, is played at once, in the same transaction."""
     room, game, now = state.room, state.game, ctx.now
     board = state.board()
-    try:
-        played = board.parse_move(move)
-    except AmbiguousMoveError as exc:
-        raise errors.AmbiguousMove(
-            str(exc), candidates=[m.notation() for m in exc.candidates]
-        ) from exc
-    except (IllegalMoveError, EngineError) as exc:
-        raise errors.IllegalMove(
-            f"illegal move: {exc}",
-            legal_moves=[m.notation() for m in board.legal_moves],
-        ) from exc
+    played = _read_move(board, move, in_tradition)
     irreversible = board.is_irreversible(played)
     side = board.turn
     board.push(played)
@@ -528,7 +529,29 @@ def _drop_plans(session: Session, state: GameState, why: str, ctx: Context) -> N
                 _drop_plan(session, state, seat, why, ctx)
 
 
-def _is_resend(state: GameState, seat: Seat, text: str, expected_ply: int) -> bool:
+def _read_move(board: Board, text: str, in_tradition: bool) -> BoardMove:
+    """The legal move `text` names, in the engine's notation or the tradition's; the
+    refusal lists the candidates or the legal moves in the same notation."""
+
+    def written(move: BoardMove) -> str:
+        return notation.format_move(board.rule_set, move) if in_tradition else move.notation()
+
+    try:
+        return notation.parse_move(board, text) if in_tradition else board.parse_move(text)
+    except AmbiguousMoveError as exc:
+        raise errors.AmbiguousMove(
+            str(exc), candidates=[written(m) for m in exc.candidates]
+        ) from exc
+    except (IllegalMoveError, EngineError) as exc:
+        raise errors.IllegalMove(
+            f"illegal move: {exc}",
+            legal_moves=[written(m) for m in board.legal_moves],
+        ) from exc
+
+
+def _is_resend(
+    state: GameState, seat: Seat, text: str, expected_ply: int, in_tradition: bool = False
+) -> bool:
     """Whether `text` at `expected_ply` is the move this seat just played."""
     game, moves = state.game, state.moves
     if state.room.status == RoomStatus.WAITING or expected_ply != game.ply - 1 or not moves:
@@ -538,7 +561,8 @@ def _is_resend(state: GameState, seat: Seat, text: str, expected_ply: int) -> bo
         return False
     before = moves[-2].fen_after if len(moves) > 1 else game.start_fen
     try:
-        move = Board(state.room.rule_set, fen=before).parse_move(text)
+        board = Board(state.room.rule_set, fen=before)
+        move = notation.parse_move(board, text) if in_tradition else board.parse_move(text)
     except EngineError:
         return False
     return (move.start, move.end, sorted(move.captured)) == (
@@ -637,14 +661,19 @@ def _offer_or_answer(
 
 
 def _start_next_game(session: Session, state: GameState, ctx: Context) -> None:
-    """The rematch: the next game of the room, colours swapped, in progress at once."""
+    """The rematch: the next game of the room, colours swapped, in progress at once, from
+    the position the previous game started from (a set-up position is played both ways
+    round, as tournaments play each ballot twice with the colours reversed)."""
     room, previous, now = state.room, state.game, ctx.now
-    start = Board(room.rule_set)
+    clock, number = previous.start_half_move_clock, previous.start_move_number
+    start = start_board(room.rule_set, previous.start_fen, clock, number)
     game = Game(
         number=previous.number + 1,
         drums_seat=previous.drums_seat.other,
         status=GameStatus.PLAYING,
-        start_fen=None,
+        start_fen=previous.start_fen,
+        start_half_move_clock=clock,
+        start_move_number=number,
         fen=start.fen(),
         ply=0,
         turn=start.turn,

@@ -30,6 +30,7 @@ from .models import (
     Seat,
     SeatRole,
 )
+from .positions import start_board
 
 
 class MoveRecord(NamedTuple):
@@ -102,12 +103,17 @@ class GameState:
         last such move, replaying only the plain king moves since (a few dozen at most).
         """
         if self._board is None:
-            moves = self.moves
+            moves, game = self.moves, self.game
             base = next((i for i in range(len(moves) - 1, -1, -1) if moves[i].irreversible), -1)
-            board = Board(
-                self.room.rule_set,
-                fen=moves[base].fen_after if base >= 0 else self.game.start_fen,
-            )
+            if base >= 0:
+                board = Board(self.room.rule_set, fen=moves[base].fen_after)
+            else:  # the start position: its half-move clock still counts
+                board = start_board(
+                    self.room.rule_set,
+                    game.start_fen,
+                    game.start_half_move_clock,
+                    game.start_move_number,
+                )
             for record in moves[base + 1 :]:
                 board.push_text(record.notation)
             self._board = board

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import cache, lru_cache
 from typing import Any, Protocol
 
 from app.core.context import Context
 from app.core.settings import Settings
-from app.engine import RULE_SETS, Board, RuleSet, Side, square_name
+from app.engine import RULE_SETS, Board, RuleSet, Side, Style, notation, tradition
 
 from . import policy
 from .models import ConditionalLines, Ending, Game, GameStatus, OfferStatus, Room, SeatRole
 from .names import shown_name
+from .positions import start_text
 from .schemas import (
+    ColoursOut,
     ConditionalOut,
     DrawOffersLeft,
     GameOut,
@@ -21,6 +24,7 @@ from .schemas import (
     GameSummaryOut,
     LegalMoveOut,
     LineOut,
+    NotationOut,
     NotificationsOut,
     OfferOut,
     PlayedMoveOut,
@@ -30,6 +34,7 @@ from .schemas import (
     ScoreOut,
     SeatGrant,
     SeatOut,
+    SquareOut,
     TermsOut,
     YouOut,
 )
@@ -38,7 +43,67 @@ from .state import GameState
 
 
 def rule_set_out(rule_set: RuleSet) -> RuleSetOut:
-    return RuleSetOut.model_validate(rule_set, from_attributes=True)
+    """The rule set with its tradition's notation (built once per rule set)."""
+    return _rule_set_out(rule_set.key)
+
+
+@cache
+def _rule_set_out(key: str) -> RuleSetOut:
+    rule_set, trad = RULE_SETS[key], tradition(key)
+    notation_out = NotationOut(
+        style=trad.style.value,
+        colours=ColoursOut(
+            drums=trad.colour(Side.DRUMS).value, tires=trad.colour(Side.TIRES).value
+        ),
+        first_mover=trad.first_mover.value,
+        mirrored=trad.mirrored,
+        numbering=trad.numbering,
+        squares=[
+            SquareOut(
+                square=square,
+                number=notation.square_number(key, square),
+                name=notation.square_name(key, square),
+            )
+            for square in range(1, 33)
+        ],
+    )
+    return RuleSetOut(
+        key=rule_set.key,
+        name=rule_set.name,
+        description=rule_set.description,
+        men_per_side=rule_set.men_per_side,
+        men_capture_backward=rule_set.men_capture_backward,
+        flying_kings=rule_set.flying_kings,
+        majority_capture=rule_set.majority_capture,
+        pdn_gametype=rule_set.pdn_gametype,
+        notation=notation_out,
+    )
+
+
+def move_forms(rule_set: str, path: Sequence[int], capture: bool) -> dict[str, str]:
+    """A move's engine notation and its tradition's two forms (the customary one as
+    `text`), as the fields of `MoveForms`; stored moves stay in the engine's notation,
+    so these are derived here (once per move: a view lists every move of the game)."""
+    return _forms(rule_set, tuple(path), capture)
+
+
+@lru_cache(maxsize=16384)
+def _forms(rule_set: str, path: tuple[int, ...], capture: bool) -> dict[str, str]:
+    numeric = notation.format_path(rule_set, path, capture, Style.NUMERIC)
+    algebraic = notation.format_path(rule_set, path, capture, Style.ALGEBRAIC)
+    return {
+        "notation": ("x" if capture else "-").join(map(str, path)),
+        "numeric": numeric,
+        "algebraic": algebraic,
+        "text": numeric if tradition(rule_set).style is Style.NUMERIC else algebraic,
+    }
+
+
+def move_number(start_number: int | None, first_side: Side, ply: int) -> int:
+    """The full-move number printed before ply `ply` of a game whose first move was
+    `first_side`'s, numbered from `start_number` (a FEN's `:F`, else 1)."""
+    offset = 1 if first_side is Side.TIRES else 0
+    return (start_number or 1) + (ply - 1 + offset) // 2
 
 
 def result_out(game: Game) -> ResultOut | None:
@@ -96,12 +161,12 @@ class Played(Protocol):
     def conditional(self) -> bool: ...
 
 
-def played_out(m: Played) -> PlayedMoveOut:
+def played_out(rule_set: str, m: Played, number: int) -> PlayedMoveOut:
     return PlayedMoveOut(
+        **move_forms(rule_set, m.path, bool(m.captured)),
         ply=m.ply,
+        number=number,
         side=m.side,
-        notation=m.notation,
-        algebraic=(":" if m.captured else "-").join(square_name(s) for s in m.path),
         path=m.path,
         captured=m.captured,
         crowned=m.crowned,
@@ -121,6 +186,20 @@ def plan_out(plan: ConditionalLines | None) -> ConditionalOut | None:
     return ConditionalOut(lines=lines(plan.tree), note=plan.note)
 
 
+def moves_out(rule_set: str, game: Game, moves: Sequence[Played]) -> list[PlayedMoveOut]:
+    """A game's moves, each with the number its tradition prints before it."""
+    if not moves:
+        return []
+    first = moves[0].side
+    return [
+        played_out(rule_set, m, move_number(game.start_move_number, first, m.ply)) for m in moves
+    ]
+
+
+def start_position_of(rule_set: str, game: Game) -> str | None:
+    return start_text(rule_set, game.start_fen, game.start_half_move_clock, game.start_move_number)
+
+
 def pdn_url(room_id: str, number: int) -> str:
     return f"/api/rooms/{room_id}/games/{number}.pdn"
 
@@ -131,7 +210,8 @@ def game_record_out(room: Room, game: Game, moves: Sequence[Played]) -> GameReco
         drums_seat=game.drums_seat,
         status=game.status.label,
         start_fen=game.start_fen or Board(room.rule_set).fen(),
-        moves=[played_out(m) for m in moves],
+        start_position=start_position_of(room.rule_set, game),
+        moves=moves_out(room.rule_set, game, moves),
         result=result_out(game),
         started_at=game.started_at,
         ended_at=game.ended_at,
@@ -162,8 +242,7 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
     if game.status == GameStatus.PLAYING:
         legal = [
             LegalMoveOut(
-                notation=m.notation(),
-                algebraic=m.algebraic(),
+                **move_forms(room.rule_set, m.path, m.is_capture),
                 path=list(m.path),
                 captured=list(m.captured),
                 crowns=m.crowns,
@@ -211,10 +290,12 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
             status=game.status.label,
             drums_seat=game.drums_seat,
             tires_seat=game.seat_of(Side.TIRES),
+            start_fen=game.start_fen,
+            start_position=start_position_of(room.rule_set, game),
             fen=game.fen,
             turn=game.turn,
             ply=game.ply,
-            moves=[played_out(m) for m in moves],
+            moves=moves_out(room.rule_set, game, moves),
             legal_moves=legal,
             result=result_out(game),
             draw_offers_left=DrawOffersLeft(

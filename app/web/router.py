@@ -27,9 +27,12 @@ from app.core.context import Context
 from app.core.deps import BaseUrlDep, ContextDep, SessionDep
 from app.core.responses import ModelResponse
 from app.engine import RULE_SETS
+from app.imports import service as imports
+from app.imports.view import imported_game_out
 from app.notify.router import add_mail_routes
 from app.rooms import errors, service, subscriptions, transfers
 from app.rooms.router import add_action_routes
+from app.rooms.runtime import RuntimeDep
 from app.rooms.schemas import CreateRoomIn, JoinIn
 from app.rooms.service import Granted
 from app.rooms.state import GameState
@@ -145,6 +148,36 @@ def room_page(
     return response
 
 
+@router.get("/import", response_class=HTMLResponse)
+def import_page(request: Request) -> HTMLResponse:
+    return templates.TemplateResponse(
+        request,
+        "import.html",
+        {"rule_sets": [rule_set_out(r).model_dump() for r in RULE_SETS.values()]},
+    )
+
+
+@router.get("/imported/{game_id}", response_class=HTMLResponse)
+def imported_page(
+    request: Request, session: SessionDep, game_id: str = Path(min_length=1, max_length=64)
+) -> HTMLResponse:
+    """The read-only replay of an imported game."""
+    try:
+        game = imports.read_imported(session, game_id=game_id)
+    except imports.ImportedGameNotFound:
+        return _notice(
+            request,
+            "No such game",
+            "This link does not lead to an imported game. Check that it was copied whole.",
+            link={"href": "/import", "text": "Import games"},
+            status_code=status.HTTP_404_NOT_FOUND,
+        )
+    view = imported_game_out(game)
+    return templates.TemplateResponse(
+        request, "imported.html", {"view": view, "view_data": view.model_dump(mode="json")}
+    )
+
+
 # --- page endpoints (seat cookie) -----------------------------------------------------
 
 
@@ -168,17 +201,24 @@ def room_state(
 def create_room(
     body: CreateRoomIn, request: Request, session: SessionDep, ctx: ContextDep
 ) -> Response:
-    granted = service.create_room(session, rule_set=body.rule_set, name=body.name, ctx=ctx)
+    granted = service.create_room(
+        session, rule_set=body.rule_set, name=body.name, first_fen=body.fen, ctx=ctx
+    )
     return _created(request, granted)
 
 
 @router.post("/computer", status_code=status.HTTP_201_CREATED, dependencies=[SameOrigin])
 def play_computer(
-    body: ComputerGameIn, request: Request, session: SessionDep, ctx: ContextDep
+    body: ComputerGameIn,
+    request: Request,
+    session: SessionDep,
+    ctx: ContextDep,
+    runtime: RuntimeDep,
 ) -> Response:
     granted = computer.create_computer_game(
-        session, rule_set=body.rule_set, level=body.level, name=body.name, ctx=ctx
+        session, rule_set=body.rule_set, level=body.level, name=body.name, fen=body.fen, ctx=ctx
     )
+    runtime.acted(granted.state)  # from a position with the tires to move, it moves first
     return _created(request, granted)
 
 

@@ -4,7 +4,7 @@ of a move played from them.
 Reviewed by hand. Existing moves were all played by their seats directly.
 
 Revision ID: 0005
-Revises: 0003
+Revises: 0004i
 Create Date: 2026-12-03
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0005"
-down_revision: str | None = "0003"
+down_revision: str | None = "0004i"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

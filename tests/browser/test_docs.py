@@ -37,7 +37,7 @@ def test_the_docs_need_no_other_site(browser: Any, server: str, path: str, shown
     )
     page.goto(server + path)
     expect(page.locator(shown).first).to_be_visible(timeout=15_000)
-    operation = page.locator(shown).get_by_text("Create a room; the creator plays the drums")
+    operation = page.locator(shown).get_by_text("Create a room, from the standard start")
     expect(operation.first).to_be_visible()
     assert elsewhere == []
     # ReDoc's sidebar credit names a logo on its maker's CDN; the CSP blocks it, so the

@@ -171,7 +171,8 @@ def test_flying_king_rules_drag_and_backward_double_capture(browser: Any, server
     _tap(tires, 20, 11, 18)
     _moves_seen(everyone, 4)
     for viewer in everyone:
-        expect(viewer.locator("#moves button").last).to_have_text("20x11x18")
+        # Russian moves are algebraic by default (a5 = 20, c3 = 11, e5 = 18).
+        expect(viewer.locator("#moves button").last).to_have_text("a5:c3:e5")
         expect(_piece(viewer, 18)).to_have_class(re.compile(r"\btires\b"), timeout=WAIT)
         for empty in (20, 16, 15, 11):
             expect(_piece(viewer, empty)).to_have_count(0, timeout=WAIT)

@@ -240,3 +240,21 @@ def test_a_computer_game_expires_as_usual(client: TestClient, clock: ManualClock
     assert view(client, room_id)["status"] == "playing"
     clock.advance(hours=2)
     assert view(client, room_id)["status"] == "expired"
+
+
+def test_from_a_position_with_the_computer_to_move_it_moves_first(client: TestClient) -> None:
+    """Russian, Black (the tires, the computer) to move: its reply is owed at creation."""
+    r = client.post(
+        "/api/computer-games",
+        json={"rule_set": "russian", "level": "tamer", "fen": "B:W21,22,23:B10,11,12"},
+    )
+    assert r.status_code == 201, r.text
+    game = r.json()["room"]["game"]
+    assert (game["turn"], game["ply"], game["start_position"]) == (
+        "tires",
+        0,
+        "B:Wa3,c3,e3:Bd6,f6,h6:H0:F1",
+    )
+    v = wait_for(client, r.json()["room_id"], lambda v: v["game"]["ply"] == 1, timeout=30)
+    (move,) = v["game"]["moves"]
+    assert move["side"] == "tires" and v["game"]["turn"] == "drums"

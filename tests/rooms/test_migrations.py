@@ -10,6 +10,7 @@ from sqlalchemy import create_engine, inspect
 from app.core import keys  # noqa: F401
 from app.core.db import Base
 from app.core.migrate import downgrade, upgrade
+from app.imports import models as imported  # noqa: F401
 from app.rooms import models  # noqa: F401
 
 

@@ -1,5 +1,8 @@
 // The board: square geometry, FEN reading, drawing, hop-by-hop animation, input.
-// Squares are the numbers 1-32 of the rules (English PDN numbering, drums on 1-12).
+// Squares are the engine's numbers 1-32 (English PDN numbering, drums on 1-12); what the
+// board shows of them (coordinates, square numbers, accessible names) is the rule set's
+// tradition, from a `Notation` (notation.js). Italian and Spanish boards are drawn
+// mirrored, as those traditions lay the board.
 
 const FILES = "abcdefgh";
 const HOP_MS = 190;
@@ -71,11 +74,13 @@ export function sideIcon(side) {
 export class BoardView {
   /** `onSquare(square)` is called when a dark square is tapped, clicked, activated
    * with the keyboard, or a dragged piece is dropped on it (`onDragStart` first). */
-  constructor(root, { onSquare, onDragStart }) {
+  constructor(root, { onSquare = () => {}, onDragStart = () => {}, notation = null }) {
     this.root = root;
     this.onSquare = onSquare;
     this.onDragStart = onDragStart;
+    this.notation = notation;
     this.bottom = null;
+    this.drawn = null; // what the squares were drawn for: side, style, numbers
     this.cells = new Map(); // square -> button
     this.elements = new Map(); // square -> piece element
     this.pieces = new Map();
@@ -91,12 +96,18 @@ export class BoardView {
     root.addEventListener("pointerdown", (e) => this.pointerDown(e));
   }
 
-  /** Draw the 64 squares with `side` at the bottom (coordinates on the edges). */
+  /** Draw the 64 squares with `side` at the bottom: the tradition's coordinates on the
+   * edges and, when asked for, its number on each dark square. */
   orient(side) {
-    if (side === this.bottom) return;
+    const n = this.notation;
+    const drawn = `${side} ${n ? `${n.mirrored} ${n.showNumbers}` : ""}`;
+    if (drawn === this.drawn) return;
+    this.drawn = drawn;
     this.bottom = side;
     this.squares.replaceChildren();
     this.cells.clear();
+    this.root.classList.toggle("mirrored", Boolean(n?.mirrored));
+    this.root.classList.toggle("numbered", Boolean(n?.showNumbers));
     for (let row = 0; row < 8; row += 1) {
       for (let col = 0; col < 8; col += 1) {
         const { file, rank } = this.fileRank(col, row);
@@ -108,15 +119,17 @@ export class BoardView {
           cell.dataset.square = String(square);
           cell.tabIndex = -1;
           this.cells.set(square, cell);
+          if (n?.showNumbers) cell.append(this.label("num", String(n.numbers.get(square))));
         }
         if (col === 0) cell.append(this.label("rank", String(rank + 1)));
-        if (row === 7) cell.append(this.label("file", FILES[file]));
+        if (row === 7) cell.append(this.label("file", n ? n.file(file) : FILES[file]));
         this.squares.append(cell);
       }
     }
     const first = this.focusSquare && this.cells.get(this.focusSquare);
     (first || this.cells.get(side === "tires" ? 29 : 4)).tabIndex = 0;
     for (const [square, el] of this.elements) this.place(el, square);
+    this.describe();
   }
 
   label(kind, text) {
@@ -126,13 +139,20 @@ export class BoardView {
     return span;
   }
 
+  /** Whether files run right to left on the screen: a board seen from the tires' side,
+   * or a mirrored tradition's board seen from the drums' (not both). */
+  get flipFiles() {
+    return (this.bottom === "tires") !== Boolean(this.notation?.mirrored);
+  }
+
   fileRank(col, row) {
-    return this.bottom === "tires" ? { file: 7 - col, rank: row } : { file: col, rank: 7 - row };
+    const file = this.flipFiles ? 7 - col : col;
+    return { file, rank: this.bottom === "tires" ? row : 7 - row };
   }
 
   colRow(square) {
     const { file, rank } = coords(square);
-    return this.bottom === "tires" ? { col: 7 - file, row: rank } : { col: file, row: 7 - rank };
+    return { col: this.flipFiles ? 7 - file : file, row: this.bottom === "tires" ? rank : 7 - rank };
   }
 
   place(el, square) {
@@ -232,7 +252,7 @@ export class BoardView {
     const marks = this.marks || {};
     for (const [square, cell] of this.cells) {
       const piece = this.pieces.get(square);
-      const parts = [squareName(square)];
+      const parts = [this.notation ? this.notation.squareLabel(square) : squareName(square)];
       parts.push(piece ? `${piece.side === "drums" ? "drum" : "tire"}${piece.king ? " king" : ""}` : "empty");
       if (marks.selected === square) parts.push("selected");
       else if (marks.selectable?.has(square)) parts.push("can move");
@@ -331,8 +351,9 @@ export class BoardView {
   }
 }
 
-/** A small drawing of a position (for lists of games): `bottom` is at the bottom. */
-export function miniBoard(fen, bottom) {
+/** A small drawing of a position (for lists of games): `bottom` is at the bottom; a
+ * `mirrored` tradition's board is drawn as its players see it. */
+export function miniBoard(fen, bottom, mirrored = false) {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 8 8");
   svg.setAttribute("class", "mini-board");
@@ -340,7 +361,7 @@ export function miniBoard(fen, bottom) {
   const { pieces } = parseFen(fen);
   for (let s = 1; s <= 32; s += 1) {
     const { file, rank } = coords(s);
-    const x = bottom === "tires" ? 7 - file : file;
+    const x = (bottom === "tires") !== mirrored ? 7 - file : file;
     const y = bottom === "tires" ? rank : 7 - rank;
     const cell = document.createElementNS(SVG, "rect");
     cell.setAttribute("x", String(x));

@@ -63,6 +63,8 @@ export function plainError(data) {
     case "wrong_token":
     case "token_required":
       return "This browser no longer holds a seat in this room.";
+    case "too_large":
+      return `${data.detail}: that is more than the service takes at once; send it in parts.`;
     case "rate_limited":
       return "That was a lot at once: wait a moment and try again.";
     case "database_unavailable":
@@ -73,6 +75,7 @@ export function plainError(data) {
       const field = problem?.loc?.at(-1);
       if (field === "name") return String(problem.msg).replace(/^Value error, /, "Name: ");
       if (field === "address") return "That does not look like an email address.";
+      if (field === "fen") return "That start position is too long to be a FEN.";
       return "That request could not be read.";
     }
     default:

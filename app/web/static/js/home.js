@@ -4,6 +4,7 @@ import {
   SIDE_NAME, ago, el, forgetRoom, get, myRooms, nameEl, post, rememberRoom, serverNow, span,
   syncClock, when,
 } from "./common.js";
+import { moveText } from "./notation.js";
 
 function bindForm(form, url, body) {
   if (!form) return;
@@ -28,11 +29,13 @@ function bindForm(form, url, body) {
 bindForm(document.getElementById("create-form"), "/r", (data) => ({
   rule_set: data.get("rule_set"),
   name: data.get("name"),
+  fen: data.get("fen") || null,
 }));
 bindForm(document.getElementById("computer-form"), "/computer", (data) => ({
   level: data.get("level"),
   rule_set: data.get("rule_set"),
   name: data.get("name"),
+  fen: data.get("fen") || null,
 }));
 
 const other = (side) => (side === "drums" ? "tires" : "drums");
@@ -52,7 +55,7 @@ function facts(view) {
   const last = game.moves.at(-1);
   if (last) {
     const who = last.side === you.side ? "you" : opponent(view) || SIDE_NAME[last.side];
-    parts.push(`${who} played ${last.notation} ${ago(last.played_at)}`);
+    parts.push(`${who} played ${moveText(view.rule_set, last)} ${ago(last.played_at)}`);
   } else if (!game.result) {
     parts.push("no move yet");
   }
@@ -94,7 +97,7 @@ function entry(view) {
   title.append(rival ? nameEl(rival) : el("span", "No opponent yet"));
   const about = `${view.rule_set.name} · you play the ${view.you.side} · game ${view.game.number}`;
   link.append(
-    miniBoard(view.game.fen, view.you.side),
+    miniBoard(view.game.fen, view.you.side, view.rule_set.notation.mirrored),
     title,
     el("span", badge(view), "game-badge"),
     el("span", about, "game-about"),

@@ -1,9 +1,11 @@
 // The room page: waiting room, play, spectating, replay, live updates, notifications.
-import { BoardView, parseFen, sideIcon, squareName, startPieces } from "./board.js";
+// Moves, coordinates and the move input speak the rule set's notation (notation.js).
+import { BoardView, parseFen, sideIcon, startPieces } from "./board.js";
 import {
   OFFLINE, SIDE_NAME, copyFrom, el, get, lengthOf, nameEl, post, rememberRoom, serverNow,
   span, syncClock, when,
 } from "./common.js";
+import { Notation, bindBoardTools } from "./notation.js";
 
 const $ = (id) => document.getElementById(id);
 const roomId = $("room").dataset.room;
@@ -16,10 +18,13 @@ const state = {
   earlier: null, // an earlier game of the room being replayed (its full record)
   busy: false,
   claimOpen: false, // whether the forfeit claim had opened at the last drawing
+  flipped: false, // the viewer turned the board round
   animating: Promise.resolve(),
 };
 
-const board = new BoardView($("board"), { onSquare: tap, onDragStart: dragStart });
+const initial = JSON.parse($("room-data").textContent);
+const notation = new Notation(initial.rule_set); // a room's rule set never changes
+const board = new BoardView($("board"), { onSquare: tap, onDragStart: dragStart, notation });
 
 /** Take a new view of the room; a new game (a rematch) ends any replay at once. */
 function setView(view) {
@@ -49,9 +54,11 @@ const seatOf = (side) => state.view.seats.find((s) => s.side === side);
 const nameOf = (side) => seatOf(side)?.name ?? `${SIDE_NAME[side]} player`;
 
 function bottomSide() {
-  if (you()) return you().side;
+  let side;
+  if (you()) side = you().side;
   // Someone invited to a waiting room sees the side they would take.
-  return state.view.status === "waiting" ? "tires" : "drums";
+  else side = state.view.status === "waiting" ? "tires" : "drums";
+  return state.flipped ? other(side) : side;
 }
 
 function candidates() {
@@ -128,9 +135,10 @@ function statusText() {
   if (g.result) return g.result.text;
   if (view.status === "expired") return "This room has expired.";
   if (view.status === "waiting") {
-    return you()
-      ? "Waiting for an opponent: send them the link below."
-      : `You are invited to play ${view.rule_set.name} checkers with the tires. The creator plays the drums and moves first.`;
+    if (you()) return "Waiting for an opponent: send them the link below.";
+    const invited = `You are invited to play ${view.rule_set.name} checkers with the tires.`;
+    if (!g.start_fen) return `${invited} The creator plays the drums and moves first.`;
+    return `${invited} The game starts from the position on the board: the ${g.turn} move first (the creator plays the drums).`;
   }
   if (!you()) return `${SIDE_NAME[g.turn]} to move · you are watching`;
   return you().to_move ? `Your move (you play the ${you().side})` : `Waiting for the ${g.turn} to move`;
@@ -211,6 +219,13 @@ function drawActions() {
   $("actions").replaceChildren(...items);
 }
 
+/** What the shown position's last move was, in the reader's notation. */
+function lastMoveText() {
+  const ply = live() ? shown().moves.length : state.replay;
+  const m = ply > 0 ? shown().moves[ply - 1] : null;
+  return m ? `Last move: ${SIDE_NAME[m.side]} ${notation.move(m)}` : null;
+}
+
 function drawMoves() {
   const list = $("moves");
   const items = [];
@@ -219,13 +234,14 @@ function drawMoves() {
   const ply = live() ? moves.length : state.replay;
   for (const m of moves) {
     if (m.side === "drums" || items.length === 0) {
-      items.push(el("li", `${Math.ceil(m.ply / 2)}.`, "num"));
+      items.push(el("li", `${m.number}.`, "num"));
       if (m.side === "tires") items.push(el("li"));
     }
     const li = el("li");
-    const b = button(m.notation, () => replayMove(m.ply), "");
-    b.title = `${SIDE_NAME[m.side]}: ${m.algebraic}`;
-    b.setAttribute("aria-label", `Replay move ${m.ply}: ${SIDE_NAME[m.side]} ${m.notation}`);
+    const text = notation.move(m);
+    const b = button(text, () => replayMove(m.ply), "");
+    b.title = `${SIDE_NAME[m.side]} (${notation.colour(m.side)}): ${notation.otherForm(m)}`;
+    b.setAttribute("aria-label", `Replay move ${m.ply}: ${SIDE_NAME[m.side]} ${text}`);
     if (m.ply === ply) b.setAttribute("aria-current", "true");
     li.append(b);
     items.push(li);
@@ -243,6 +259,8 @@ function drawMoves() {
     el("span", "Drums: "), nameEl(nameOf("drums")), el("span", " · Tires: "), nameEl(nameOf("tires")),
   );
   $("replay-pos").textContent = live() ? (moves.length ? `move ${moves.length}` : "start") : `${state.replay} / ${moves.length}`;
+  setText("last-move", lastMoveText());
+  setText("start-position", g.start_position ? `Set-up start: ${g.start_position}` : null);
   const back = state.replay ?? moves.length;
   for (const b of $("replay").querySelectorAll("button")) {
     const kind = b.dataset.replay;
@@ -324,6 +342,7 @@ function render({ pieces = true } = {}) {
   $("status").textContent = statusText();
   setText("offer", live() ? offerText() : null);
   $("hint").textContent = hintText();
+  drawMoveInput();
   drawActions();
   drawMoves();
   drawHistory();
@@ -331,6 +350,7 @@ function render({ pieces = true } = {}) {
   drawYou();
   $("device").hidden = !you() || view.status === "expired";
   $("ruleset").textContent = `${view.rule_set.name} rules`;
+  $("notation-note").textContent = notationNote();
   $("share-note").textContent = view.status === "waiting"
     ? "Anyone with this link can watch, or accept and play."
     : "Anyone with this link can watch.";
@@ -389,6 +409,45 @@ function dragStart(square) {
     render({ pieces: false });
   }
 }
+
+/** The typed move: shown while it is your move, read by the server in the rule set's
+ * notation (numeric or algebraic, whichever is typed). */
+function drawMoveInput() {
+  const form = $("move-form");
+  const show = canPlay();
+  form.hidden = !show;
+  if (!show) return;
+  const example = game().legal_moves[0];
+  $("move-input").placeholder = example ? `e.g. ${notation.move(example)}` : "";
+}
+
+async function submitTyped(text) {
+  if (!text.trim() || !canPlay()) return;
+  showError("");
+  state.busy = true;
+  state.selection = [];
+  const before = game();
+  try {
+    const view = await post(`${base}/moves`, { move: text, expected_ply: before.ply, notation: "tradition" });
+    const played = view.game.moves[before.ply];
+    if (played && view.game.number === before.number) {
+      await board.animate(played.path, played.captured, parseFen(played.fen_after).pieces);
+    }
+    $("move-input").value = "";
+    setView(view);
+  } catch (e) {
+    failed(e);
+    if (!e.data || e.data.code !== "illegal_move") await refresh();
+  } finally {
+    state.busy = false;
+  }
+  render();
+}
+
+$("move-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  submitTyped($("move-input").value);
+});
 
 async function submit(move) {
   state.busy = true;
@@ -527,7 +586,7 @@ async function onEvent(event) {
   if (event.kind === "move" && live() && d.game === g.number && d.ply === g.ply + 1) {
     state.selection = [];
     await board.animate(d.path, d.captured, parseFen(d.fen).pieces);
-    announce(`${SIDE_NAME[d.side]} played ${d.path.map(squareName).join(d.captured.length ? ":" : "-")}`);
+    announce(`${SIDE_NAME[d.side]} played ${notation.path(d.path, d.captured.length > 0)}`);
   }
   scheduleRefresh();
 }
@@ -714,8 +773,23 @@ async function continueFromLink() {
   }
 }
 
+/** How this rule set writes its games, said once under the moves. */
+function notationNote() {
+  const n = notation;
+  const style = n.customary === "numeric" ? "numbers 1-32" : "squares a1-h8";
+  return `${state.view.rule_set.name} notation: the drums are ${n.colour("drums")}, the tires ${n.colour("tires")}; moves are written with ${style}.`;
+}
+
+bindBoardTools(notation, {
+  changed: () => render({ pieces: false }),
+  flip: () => {
+    state.flipped = !state.flipped;
+    render();
+  },
+});
+
 async function start() {
-  setView(JSON.parse($("room-data").textContent));
+  setView(initial);
   render();
   performance.mark("board-shown");
   await continueFromLink();

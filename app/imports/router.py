@@ -1,0 +1,109 @@
+"""HTTP routes of PDN imports: thin translations between HTTP and the import service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Path, Query, Request, Response, status
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import PlainTextResponse
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+
+from app.core.deps import ContextDep, DatabaseDep, SessionDep
+from app.core.errors import InvalidInput
+from app.core.responses import ModelResponse
+from app.rooms.schemas import ErrorOut
+
+from . import service
+from .schemas import ImportedGameOut, ImportIn, ImportOut
+from .view import import_out, imported_game_out
+
+router = APIRouter(prefix="/api", tags=["imports"])
+
+_REFUSALS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (404, 422)}
+GameId = Path(min_length=1, max_length=64, description="The imported game's id.")
+TEXT_TYPES = ("text/plain", "application/x-pdn", "application/octet-stream")
+
+_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": ImportIn.model_json_schema()},
+            "text/plain": {"schema": {"type": "string", "description": "The PDN text itself."}},
+        },
+    }
+}
+
+
+@router.post(
+    "/imports",
+    status_code=status.HTTP_201_CREATED,
+    response_model=ImportOut,
+    responses={422: {"model": ErrorOut}},
+    openapi_extra=_BODY,
+    summary="Import the recorded games of a PDN text (JSON, or the text as text/plain)",
+)
+async def create_import(
+    request: Request,
+    database: DatabaseDep,
+    ctx: ContextDep,
+    rule_set: str = Query(
+        default="english",
+        max_length=32,
+        description="With a text/plain body: the rule set of games without a GameType tag.",
+    ),
+) -> Response:
+    """Every game is replayed through the engine; each that replays in full is stored,
+    with a replay page and its own PDN. A game that fails is reported (game, line, column,
+    ply, move, reason, legal moves) and the games after it still import. The body may
+    be up to `IMPORT_MAX_BYTES`."""
+    raw = await request.body()
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind == "application/json":
+        try:
+            body = ImportIn.model_validate_json(raw)
+        except ValidationError as exc:
+            raise RequestValidationError(
+                [{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]
+            ) from None
+        text, encoding, default = body.pdn, "utf-8", body.rule_set
+    elif kind in TEXT_TYPES or not kind:
+        text, encoding = service.decode(raw)
+        default = rule_set
+    else:
+        raise InvalidInput(f'send the PDN as text/plain, or as JSON {{"pdn": ...}}, not as {kind}')
+
+    def run() -> ImportOut:
+        with database.session() as session:
+            items = service.import_pdn(session, text=text, default_rule_set=default, ctx=ctx)
+        return import_out(items, encoding)
+
+    answer = await run_in_threadpool(run)
+    return ModelResponse(answer, status_code=status.HTTP_201_CREATED)
+
+
+@router.get(
+    "/imported-games/{game_id}.pdn",
+    response_class=PlainTextResponse,
+    responses={**_REFUSALS, 200: {"content": {"application/x-pdn": {}}}},
+    summary="An imported game as PDN, in its rule set's tradition",
+)
+def imported_game_pdn(session: SessionDep, game_id: str = GameId) -> PlainTextResponse:
+    game = service.read_imported(session, game_id=game_id)
+    return PlainTextResponse(
+        service.export_imported(game),
+        media_type="application/x-pdn",
+        headers={"Content-Disposition": f'attachment; filename="imported-{game.number}.pdn"'},
+    )
+
+
+@router.get(
+    "/imported-games/{game_id}",
+    response_model=ImportedGameOut,
+    responses=_REFUSALS,
+    summary="An imported game in full: its tags, moves, result and the reader's notes",
+)
+def imported_game(session: SessionDep, game_id: str = GameId) -> Response:
+    game = service.read_imported(session, game_id=game_id)
+    return ModelResponse(imported_game_out(game))

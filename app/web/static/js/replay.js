@@ -1,0 +1,114 @@
+// The read-only replay of an imported game: the board, the moves in the rule set's
+// notation and the reader's notes (the record's tags are drawn by the template, in the
+// record's order).
+import { BoardView, parseFen, sideIcon } from "./board.js";
+import { SIDE_NAME, el } from "./common.js";
+import { Notation, bindBoardTools } from "./notation.js";
+
+const $ = (id) => document.getElementById(id);
+const game = JSON.parse($("game-data").textContent);
+const notation = new Notation(game.rule_set);
+const board = new BoardView($("board"), { notation });
+const state = { ply: game.moves.length, flipped: false };
+
+const other = (side) => (side === "drums" ? "tires" : "drums");
+const bottomSide = () => (state.flipped ? "tires" : "drums");
+
+function piecesAt(ply) {
+  return parseFen(ply > 0 ? game.moves[ply - 1].fen_after : game.start_fen).pieces;
+}
+
+/** A side as the record names it: its colour and the player the tags give. */
+function playerLine(node, side) {
+  const colour = notation.colour(side);
+  const who = game.tags[colour];
+  const parts = [sideIcon(side), el("span", `${SIDE_NAME[side]} (${colour})`, "seat-role")];
+  if (who) parts.push(el("span", "·", "sep"), el("bdi", who, "name"));
+  node.replaceChildren(...parts);
+}
+
+function drawMoves() {
+  const items = [];
+  for (const m of game.moves) {
+    if (m.side === "drums" || items.length === 0) {
+      items.push(el("li", `${m.number}.`, "num"));
+      if (m.side === "tires") items.push(el("li"));
+    }
+    const li = el("li");
+    const b = el("button", notation.move(m));
+    b.type = "button";
+    b.title = `${SIDE_NAME[m.side]} (${notation.colour(m.side)}): ${notation.otherForm(m)}`;
+    b.setAttribute("aria-label", `Replay move ${m.ply}: ${SIDE_NAME[m.side]} ${notation.move(m)}`);
+    if (m.ply === state.ply) b.setAttribute("aria-current", "true");
+    b.addEventListener("click", () => show(m.ply, true));
+    li.append(b);
+    items.push(li);
+  }
+  $("moves").replaceChildren(...items);
+}
+
+function setText(id, text) {
+  const node = $(id);
+  node.hidden = !text;
+  node.textContent = text || "";
+}
+
+function render({ pieces = true } = {}) {
+  board.orient(bottomSide());
+  if (pieces) board.setPieces(piecesAt(state.ply));
+  const last = state.ply > 0 ? game.moves[state.ply - 1] : null;
+  board.mark({ last: last ? last.path : [] });
+  playerLine($("player-top"), other(bottomSide()));
+  playerLine($("player-bottom"), bottomSide());
+  drawMoves();
+  const total = game.moves.length;
+  $("replay-pos").textContent = state.ply === total ? `move ${total} (end)` : `${state.ply} / ${total}`;
+  setText("last-move", last ? `Last move: ${SIDE_NAME[last.side]} ${notation.move(last)}` : null);
+  for (const b of $("replay").querySelectorAll("button")) {
+    const kind = b.dataset.replay;
+    b.disabled = kind === "start" || kind === "back" ? state.ply === 0 : state.ply === total;
+  }
+  $("notation-note").textContent = `${game.rule_set.name} notation: the drums are ${notation.colour("drums")}, the tires ${notation.colour("tires")}.`;
+}
+
+async function show(ply, animate) {
+  const target = Math.max(0, Math.min(ply, game.moves.length));
+  if (animate && target === state.ply + 1) {
+    const m = game.moves[target - 1];
+    state.ply = target;
+    render({ pieces: false });
+    await board.animate(m.path, m.captured, piecesAt(target));
+    return;
+  }
+  state.ply = target;
+  render();
+}
+
+$("replay").addEventListener("click", (event) => {
+  const kind = event.target.closest("button")?.dataset.replay;
+  if (kind === "start") show(0, false);
+  if (kind === "back") show(state.ply - 1, false);
+  if (kind === "forward") show(state.ply + 1, true);
+  if (kind === "live") show(game.moves.length, false);
+});
+
+function drawRecord() {
+  setText("start-position", game.start_position ? `Set-up start: ${game.start_position}` : null);
+  const end = game.service_end;
+  setText("service-end", end
+    ? `This service's rules would have ended the game at ply ${end.ply} (${end.termination}); every recorded move is replayed.`
+    : null);
+  $("notes-panel").hidden = game.notes.length === 0;
+  $("notes").replaceChildren(...game.notes.map((n) => el("li", `Line ${n.line}, column ${n.column}: ${n.text}`)));
+}
+
+bindBoardTools(notation, {
+  changed: () => render({ pieces: false }),
+  flip: () => {
+    state.flipped = !state.flipped;
+    render();
+  },
+});
+
+drawRecord();
+render();
