@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from app.core.context import Context
 from app.core.deps import BaseUrlDep, ContextDep, DatabaseDep, SessionDep, TokenDep, get_token
 from app.core.responses import ModelResponse
-from app.engine import RULE_SETS
+from app.engine import RULE_SETS, Board, EngineError
 
 from . import errors, planning, service, subscriptions
 from .live import stream
@@ -36,6 +36,7 @@ from .schemas import (
     JoinIn,
     MoveIn,
     NameIn,
+    PositionMovesOut,
     PushIn,
     PushOffIn,
     RoomView,
@@ -43,7 +44,14 @@ from .schemas import (
     SeatGrant,
 )
 from .state import GameState
-from .view import build_view, game_record_out, grant_view, rule_set_out, share_url
+from .view import (
+    build_view,
+    game_record_out,
+    grant_view,
+    position_moves_out,
+    rule_set_out,
+    share_url,
+)
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
@@ -233,6 +241,27 @@ def add_action_routes(
 @router.get("/rule-sets", response_model=list[RuleSetOut], summary="The six rule sets")
 def list_rule_sets() -> list[RuleSetOut]:
     return [rule_set_out(rule_set) for rule_set in RULE_SETS.values()]
+
+
+@router.get(
+    "/rule-sets/{key}/moves",
+    response_model=PositionMovesOut,
+    responses={404: {"model": ErrorOut}, 422: {"model": ErrorOut}},
+    summary="The legal moves of a position, and the position after each",
+)
+def position_moves(
+    key: str = Path(max_length=16, description="A rule set's key, e.g. russian."),
+    fen: str = Query(min_length=3, max_length=200, description="The position (engine FEN)."),
+) -> PositionMovesOut:
+    """A stateless question to the rules: lets a page try lines out (conditional moves)
+    without a game."""
+    if key not in RULE_SETS:
+        raise errors.UnknownRuleSet(f"unknown rule set {key!r}", rule_sets=sorted(RULE_SETS))
+    try:
+        board = Board(key, fen=fen)
+    except EngineError as exc:
+        raise errors.InvalidInput(f"invalid position: {exc}") from exc
+    return position_moves_out(key, board)
 
 
 @router.post(

@@ -277,6 +277,18 @@ class LegalMoveOut(MoveForms):
     crowns: bool
 
 
+class NextMoveOut(LegalMoveOut):
+    fen_after: str = Field(description="The position after the move (the engine's FEN).")
+
+
+class PositionMovesOut(BaseModel):
+    """The legal moves of a position: what a board for trying lines out needs."""
+
+    fen: str
+    turn: Side
+    moves: list[NextMoveOut] = Field(description="Empty when the side to move has none.")
+
+
 class ResultOut(BaseModel):
     winner: Side | None
     winner_seat: SeatRole | None

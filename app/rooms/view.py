@@ -24,10 +24,12 @@ from .schemas import (
     GameSummaryOut,
     LegalMoveOut,
     LineOut,
+    NextMoveOut,
     NotationOut,
     NotificationsOut,
     OfferOut,
     PlayedMoveOut,
+    PositionMovesOut,
     ResultOut,
     RoomView,
     RuleSetOut,
@@ -198,6 +200,25 @@ def moves_out(rule_set: str, game: Game, moves: Sequence[Played]) -> list[Played
 
 def start_position_of(rule_set: str, game: Game) -> str | None:
     return start_text(rule_set, game.start_fen, game.start_half_move_clock, game.start_move_number)
+
+
+def position_moves_out(rule_set: str, board: Board) -> PositionMovesOut:
+    """The position's legal moves with the position after each (for a scratch board)."""
+    moves = []
+    for m in board.legal_moves:
+        board.push(m)
+        after = board.fen()
+        board.pop()
+        moves.append(
+            NextMoveOut(
+                **move_forms(rule_set, m.path, m.is_capture),
+                path=list(m.path),
+                captured=list(m.captured),
+                crowns=m.crowns,
+                fen_after=after,
+            )
+        )
+    return PositionMovesOut(fen=board.fen(), turn=board.turn, moves=moves)
 
 
 def pdn_url(room_id: str, number: int) -> str:

@@ -6,6 +6,7 @@ import {
   span, syncClock, when,
 } from "./common.js";
 import { Notation, bindBoardTools } from "./notation.js";
+import { Planner } from "./plan.js";
 
 const $ = (id) => document.getElementById(id);
 const roomId = $("room").dataset.room;
@@ -348,6 +349,7 @@ function render({ pieces = true } = {}) {
   drawHistory();
   drawDeadlines();
   drawYou();
+  planner.render();
   $("device").hidden = !you() || view.status === "expired";
   $("ruleset").textContent = `${view.rule_set.name} rules`;
   $("notation-note").textContent = notationNote();
@@ -362,6 +364,14 @@ function render({ pieces = true } = {}) {
 function showError(message) {
   setText("error", message);
 }
+
+const planner = new Planner({
+  notation,
+  ruleSet: initial.rule_set.key,
+  view: () => state.view,
+  save: (lines) => act("conditional", { lines }),
+  clear: () => act("conditional/clear", {}),
+});
 
 /** Why a request failed, as the page says it; a failure to reach the server is said once
  * and goes when the live connection is back. */
