@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI
+from fastapi.middleware.gzip import GZipMiddleware
 from sqlalchemy import update
 
 from app.computer.router import router as computer_router
@@ -106,6 +107,8 @@ def create_app(
     document_common_answers(app, is_limited if settings.rate_limit_enabled else lambda *_: False)
     if settings.bench_endpoints:
         app.include_router(floor_router)
+    # Text answers compressed; the event stream is not (Starlette leaves it alone).
+    app.add_middleware(GZipMiddleware, minimum_size=800)
     app.add_middleware(
         BodyLimitMiddleware,
         max_bytes=settings.max_body_bytes,

@@ -96,3 +96,43 @@ def new_page(browser: Any, width: int = 1280, height: int = 860) -> Any:
     page.on("dialog", on_dialog)
     page.dialogs = dialogs
     return page
+
+
+AXE_VERSION = "4.14.1"
+AXE_DIR = Path(os.environ.get("AXE_DIR", Path(__file__).resolve().parents[2] / ".cache" / "axe"))
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core, Deque's accessibility auditor, from npm (installed once into .cache)."""
+    import subprocess
+
+    script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.exists():
+        AXE_DIR.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(
+            ["npm", "install", "--no-save", "--no-audit", "--no-fund", "--prefix", str(AXE_DIR),
+             f"axe-core@{AXE_VERSION}"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )  # fmt: skip
+        if done.returncode != 0 or not script.exists():
+            message = f"axe-core could not be installed with npm: {done.stderr[-500:]}"
+            if os.environ.get("CI", "").lower() == "true":
+                pytest.fail(message)
+            pytest.skip(message)
+    return script.read_text()
+
+
+def audit(page: Any, axe_source: str) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it stands. The auditor is evaluated through
+    the browser's debugging protocol, so the page's CSP stays as it is."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.evaluate(axe_source)
+    result = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))"
+        ".slice(0, 5), help: v.help}))"
+    )
+    return list(result)

@@ -49,13 +49,17 @@ def _join(page: Any, url: str) -> None:
 
 def _cells(page: Any) -> list[dict[str, Any]]:
     """The board's 64 cells in screen order (top row first): square, colour, labels."""
+    # Coordinates and numbers stand in an overlay, one spot per labelled cell.
     result: list[dict[str, Any]] = page.locator(".squares > *").evaluate_all(
-        """(cells) => cells.map((c) => ({
-            square: c.dataset.square ? Number(c.dataset.square) : null,
-            dark: c.classList.contains('dark'),
-            file: c.querySelector('.coord.file')?.textContent ?? null,
-            num: c.querySelector('.coord.num')?.textContent ?? null,
-        }))"""
+        """(cells) => cells.map((c, i) => {
+            const spot = c.closest('.board').querySelector(`.coord-cell[data-cell="${i}"]`);
+            return {
+              square: c.dataset.square ? Number(c.dataset.square) : null,
+              dark: c.classList.contains('dark'),
+              file: spot?.querySelector('.coord.file')?.textContent ?? null,
+              num: spot?.querySelector('.coord.num')?.textContent ?? null,
+            };
+        })"""
     )
     return result
 

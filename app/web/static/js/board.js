@@ -90,7 +90,12 @@ export class BoardView {
     this.layer = document.createElement("div");
     this.layer.className = "pieces";
     this.layer.setAttribute("aria-hidden", "true");
-    root.append(this.squares, this.layer);
+    // Coordinates and square numbers are drawn over the squares, not inside them: each
+    // square's accessible name says its name and what stands on it, and nothing else.
+    this.overlay = document.createElement("div");
+    this.overlay.className = "coords";
+    this.overlay.setAttribute("aria-hidden", "true");
+    root.append(this.squares, this.overlay, this.layer);
     this.squares.addEventListener("click", (e) => this.click(e));
     this.squares.addEventListener("keydown", (e) => this.key(e));
     root.addEventListener("pointerdown", (e) => this.pointerDown(e));
@@ -105,6 +110,7 @@ export class BoardView {
     this.drawn = drawn;
     this.bottom = side;
     this.squares.replaceChildren();
+    this.overlay.replaceChildren();
     this.cells.clear();
     this.root.classList.toggle("mirrored", Boolean(n?.mirrored));
     this.root.classList.toggle("numbered", Boolean(n?.showNumbers));
@@ -119,10 +125,19 @@ export class BoardView {
           cell.dataset.square = String(square);
           cell.tabIndex = -1;
           this.cells.set(square, cell);
-          if (n?.showNumbers) cell.append(this.label("num", String(n.numbers.get(square))));
         }
-        if (col === 0) cell.append(this.label("rank", String(rank + 1)));
-        if (row === 7) cell.append(this.label("file", n ? n.file(file) : FILES[file]));
+        const labels = [];
+        if (square && n?.showNumbers) labels.push(this.label("num", String(n.numbers.get(square))));
+        if (col === 0) labels.push(this.label("rank", String(rank + 1)));
+        if (row === 7) labels.push(this.label("file", n ? n.file(file) : FILES[file]));
+        if (labels.length) {
+          const spot = document.createElement("div");
+          spot.className = `coord-cell ${square ? "dark" : "light"}`;
+          spot.dataset.cell = String(row * 8 + col); // screen order, as the squares
+          spot.style.transform = `translate(${col * 100}%, ${row * 100}%)`;
+          spot.append(...labels);
+          this.overlay.append(spot);
+        }
         this.squares.append(cell);
       }
     }
