@@ -22,10 +22,9 @@ def test_text_is_compressed_and_the_stream_is_not(tmp_path: Path) -> None:
         ):
             r = httpx.get(base + path, headers=gzip)
             assert r.status_code == 200 and r.headers["content-encoding"] == "gzip", path
-        plain = httpx.get(f"{base}/api/rooms/{room['room_id']}", headers={"Accept-Encoding": "identity"})
+        identity = {"Accept-Encoding": "identity"}
+        plain = httpx.get(f"{base}/api/rooms/{room['room_id']}", headers=identity)
         assert "content-encoding" not in plain.headers  # only for clients that take it
-            "content-encoding" not in plain.headers or plain.headers["content-encoding"] != "gzip"
-        )
         stream_headers = {**gzip, "Accept": "text/event-stream"}
         with httpx.stream(
             "GET", f"{base}/api/rooms/{room['room_id']}/events", headers=stream_headers, timeout=5
