@@ -18,7 +18,12 @@ from app.core.deps import SessionDep
 from app.core.errors import document_common_answers, install_error_handlers
 from app.core.health import router as health_router
 from app.core.logging import configure_logging
-from app.core.middleware import AccessLogMiddleware, BodyLimitMiddleware
+from app.core.middleware import (
+    AccessLogMiddleware,
+    BodyLimitMiddleware,
+    UnexpectedErrorMiddleware,
+)
+from app.core.proxies import ClientAddressMiddleware, HostCheckMiddleware
 from app.core.ratelimit import RateLimitMiddleware, is_limited
 from app.core.settings import Settings, get_settings
 from app.rooms import runtime
@@ -102,6 +107,9 @@ def create_app(
     if settings.rate_limit_enabled:
         app.add_middleware(RateLimitMiddleware, settings=settings)
     app.add_middleware(AccessLogMiddleware)
+    app.add_middleware(HostCheckMiddleware, settings=settings)
+    app.add_middleware(ClientAddressMiddleware, settings=settings)
+    app.add_middleware(UnexpectedErrorMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
 
     return app

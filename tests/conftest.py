@@ -20,6 +20,10 @@ from app.core.clock import ManualClock
 from app.core.db import Base, Database
 from app.core.settings import Settings
 
+# In-process test clients ask for the host `testserver`; every app the tests build (and
+# the servers they start, which inherit the environment) answers to it as well.
+os.environ.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+
 DEFAULT_TEST_DATABASE_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TABLES = ("events", "moves", "offers", "seats", "games", "rooms")
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.ai import Level
 from app.core.deps import BaseUrlDep, ContextDep, SessionDep
+from app.core.responses import no_store
 from app.rooms.schemas import ErrorOut, SeatGrant
 from app.rooms.view import grant_view
 
@@ -41,9 +42,10 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {422: {"model": ErrorOut}}
     summary="Play the computer: you hold the drums and move first",
 )
 def create_computer_game(
-    body: ComputerGameIn, session: SessionDep, ctx: ContextDep, base: BaseUrlDep
+    body: ComputerGameIn, response: Response, session: SessionDep, ctx: ContextDep, base: BaseUrlDep
 ) -> SeatGrant:
     granted = service.create_computer_game(
         session, rule_set=body.rule_set, level=body.level, ctx=ctx
     )
+    no_store(response)
     return grant_view(granted, settings=ctx.settings, base_url=base)

@@ -16,6 +16,7 @@ __all__ = [
     "ClaimNotOpen",
     "Conflict",
     "Forbidden",
+    "GameLimit",
     "GameNotFound",
     "GameNotOver",
     "GameOver",
@@ -73,6 +74,10 @@ class GameOver(Conflict):
 
 class GameNotOver(Conflict):
     code = "game_not_over"
+
+
+class GameLimit(Conflict):
+    code = "game_limit"
 
 
 class NotYourTurn(Conflict):

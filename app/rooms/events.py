@@ -28,6 +28,9 @@ from .models import Event, EventKind, Room
 from .schemas import EventOut
 
 CHANNEL = "room_events"
+# Versions are INTEGER columns: a client's resume point beyond this is refused, not sent
+# to the database (which would fail on it).
+MAX_VERSION = 2**31 - 1
 # PostgreSQL refuses payloads of 8000 bytes or more; bigger events go by version only.
 MAX_PAYLOAD = 7900
 _PENDING = "checkers_live_pending"

@@ -19,10 +19,11 @@ from starlette.concurrency import run_in_threadpool
 
 from app.core.context import Context
 from app.core.deps import BaseUrlDep, ContextDep, DatabaseDep, SessionDep, TokenDep, get_token
-from app.core.responses import ModelResponse
+from app.core.responses import ModelResponse, no_store
 from app.engine import RULE_SETS
 
 from . import errors, service
+from .events import MAX_VERSION
 from .live import stream
 from .pdn import export_game
 from .runtime import RoomsRuntime, RuntimeDep
@@ -32,12 +33,13 @@ from .schemas import (
     ErrorOut,
     EventsOut,
     MoveIn,
+    PastGameOut,
     RoomView,
     RuleSetOut,
     SeatGrant,
 )
 from .state import GameState
-from .view import build_view, grant_view, rule_set_out, share_url
+from .view import build_view, grant_view, past_game_out, rule_set_out, share_url
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
@@ -164,9 +166,10 @@ def list_rule_sets() -> list[RuleSetOut]:
     summary="Create a room; the creator plays the drums",
 )
 def create_room(
-    body: CreateRoomIn, session: SessionDep, ctx: ContextDep, base: BaseUrlDep
+    body: CreateRoomIn, response: Response, session: SessionDep, ctx: ContextDep, base: BaseUrlDep
 ) -> SeatGrant:
     granted = service.create_room(session, rule_set=body.rule_set, ctx=ctx)
+    no_store(response)
     return grant_view(granted, settings=ctx.settings, base_url=base)
 
 
@@ -194,9 +197,23 @@ def get_room(
     summary="Take the open seat (the tires in game 1)",
 )
 def join_room(
-    session: SessionDep, ctx: ContextDep, base: BaseUrlDep, room_id: str = RoomId
+    response: Response,
+    session: SessionDep,
+    ctx: ContextDep,
+    base: BaseUrlDep,
+    room_id: str = RoomId,
+    idempotency_key: str | None = Header(
+        default=None,
+        min_length=16,
+        max_length=128,
+        pattern=r"^[\x21-\x7e]+$",
+        description="A secret the client picks (a UUID, say): a join whose answer was lost "
+        "may be sent again with the same key, within a short window, and gets the same "
+        "seat's token once.",
+    ),
 ) -> SeatGrant:
-    granted = service.join_room(session, room_id=room_id, ctx=ctx)
+    granted = service.join_room(session, room_id=room_id, ctx=ctx, retry_key=idempotency_key)
+    no_store(response)
     return grant_view(granted, settings=ctx.settings, base_url=base)
 
 
@@ -223,13 +240,29 @@ def game_pdn(
     )
 
 
+@router.get(
+    "/rooms/{room_id}/games/{number}",
+    response_model=PastGameOut,
+    responses=_REFUSALS,
+    summary="A game of the room in full: its moves and result (the room view lists summaries)",
+)
+def game_record(
+    session: SessionDep, room_id: str = RoomId, number: int = Path(ge=1, le=1_000_000)
+) -> Response:
+    room, game, moves = service.read_game(session, room_id=room_id, number=number)
+    return ModelResponse(past_game_out(room, game, moves))
+
+
 def _resume_point(after: int, last_event_id: str | None) -> int:
-    """`Last-Event-ID` (a reconnecting EventSource) wins over `after`."""
+    """`Last-Event-ID` (a reconnecting EventSource) wins over `after`. Only ASCII digits
+    make a version: `str.isdigit` also accepts superscripts and other scripts' digits."""
     if last_event_id is None or not last_event_id.strip():
         return after
     value = last_event_id.strip()
-    if not value.isdigit() or len(value) > 9:
-        raise errors.InvalidInput("Last-Event-ID must be the version of an event (a whole number)")
+    if not (value.isascii() and value.isdigit()) or int(value) > MAX_VERSION:
+        raise errors.InvalidInput(
+            f"Last-Event-ID must be the version of an event (a whole number up to {MAX_VERSION})"
+        )
     return int(value)
 
 
@@ -252,7 +285,7 @@ async def room_events(
     database: DatabaseDep,
     runtime: RuntimeDep,
     room_id: str = Path(min_length=1, max_length=64, description="The room's id."),
-    after: int = Query(default=0, ge=0, description="Start after this version."),
+    after: int = Query(default=0, ge=0, le=MAX_VERSION, description="Start after this version."),
     limit: int = Query(default=100, ge=1, le=500, description="JSON page size."),
     last_event_id: str | None = Header(default=None, max_length=32),
 ) -> Any:

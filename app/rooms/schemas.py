@@ -140,6 +140,26 @@ class GameSummaryOut(BaseModel):
     status: GameStatusName
     plies: int
     result: ResultOut | None
+    url: str = Field(description="The game in full, as JSON (`GET /api/rooms/{id}/games/{n}`).")
+    pdn_url: str
+
+
+class PastGameOut(BaseModel):
+    """One game of a room in full, fetched on demand (the room view carries the current
+    game and only summaries of the others)."""
+
+    room_id: str
+    number: int
+    status: GameStatusName
+    drums_seat: SeatRole
+    tires_seat: SeatRole
+    start_fen: str | None = Field(description="Set when the game began from a set-up position.")
+    fen: str
+    ply: int
+    moves: list[PlayedMoveOut]
+    result: ResultOut | None
+    started_at: datetime | None
+    ended_at: datetime | None
     pdn_url: str
 
 
@@ -161,7 +181,10 @@ class RoomView(BaseModel):
     you: YouOut | None
     game: GameOut
     offers: list[OfferOut] = Field(description="Pending offers.")
-    games: list[GameSummaryOut] = Field(description="Every game of the room, oldest first.")
+    games: list[GameSummaryOut] = Field(
+        description="A summary of every game of the room, oldest first (at most "
+        "MAX_GAMES_PER_ROOM); each game in full at its `url`."
+    )
     score: ScoreOut = Field(description="Per seat: 1 a win, 1/2 a draw.")
     claim_opens_at: datetime | None = Field(
         description="When the waiting player may claim a forfeit (game in progress)."

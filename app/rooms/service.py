@@ -10,10 +10,12 @@ effects found on the way are still kept).
 
 from __future__ import annotations
 
+import hmac
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import insert, select
@@ -44,7 +46,15 @@ from .models import (
 )
 from .policy import Deadline
 from .schemas import EventOut, EventsOut
-from .seats import hash_token, identify, new_room_id, new_token
+from .seats import (
+    hash_token,
+    identify,
+    new_room_id,
+    new_token,
+    retry_key_hash,
+    seal_token,
+    unseal_token,
+)
 from .state import GameState, MoveRecord, load_state, lock_room
 
 log = logging.getLogger("checkers.game")
@@ -263,15 +273,52 @@ def create_room(
     return Granted(state, token)
 
 
-def join_room(session: Session, *, room_id: str, ctx: Context) -> Granted:
-    """Take the open seat; the game starts at once."""
+def join_room(
+    session: Session, *, room_id: str, ctx: Context, retry_key: str | None = None
+) -> Granted:
+    """Take the open seat; the game starts at once.
+
+    With `retry_key` (a client's Idempotency-Key) a join whose answer was lost can be sent
+    again: within `join_retry_seconds` the same key gets the same seat's token back, once.
+    Any other second join is refused, as without a key.
+    """
     token = new_token()
     with locked_room(session, room_id=room_id, ctx=ctx) as state:
+        if retry_key is not None and (again := _join_again(state, retry_key, ctx)) is not None:
+            return again
         state.require_open()
         if state.room.status != RoomStatus.WAITING:
             raise errors.RoomFull("both seats of this room are taken")
-        state.seat = _seat_opponent(session, state, ctx, token_hash=hash_token(token))
+        seat = _seat_opponent(session, state, ctx, token_hash=hash_token(token))
+        if retry_key is not None and ctx.settings.join_retry_seconds > 0:
+            seat.join_key_hash = retry_key_hash(room_id, retry_key)
+            seat.join_sealed = seal_token(token, room_id=room_id, key=retry_key)
+        state.seat = seat
         return Granted(state, token)
+
+
+def _join_again(state: GameState, key: str, ctx: Context) -> Granted | None:
+    """The answer to a join retried with its key, if this room's joiner took the seat with
+    it within the window and still holds the token; the retry spends the key."""
+    room = state.room
+    window = timedelta(seconds=ctx.settings.join_retry_seconds)
+    digest = retry_key_hash(room.id, key)
+    for seat in room.seats:
+        if seat.join_key_hash is None or seat.join_sealed is None:
+            continue
+        if (
+            not hmac.compare_digest(seat.join_key_hash, digest)
+            or ctx.now >= seat.joined_at + window
+        ):
+            continue
+        token = unseal_token(seat.join_sealed, room_id=room.id, key=key)
+        seat.join_key_hash = seat.join_sealed = None
+        if token is None or seat.token_hash != hash_token(token):
+            return None  # the seat has moved to another device since
+        state.seat = seat
+        log_fields(log, "join_retried", room=room.id, seat=seat.role)
+        return Granted(state, token)
+    return None
 
 
 def _seat_opponent(
@@ -459,6 +506,12 @@ def rematch_action(
         state.require_open()
         if state.room.status != RoomStatus.FINISHED:
             raise errors.GameNotOver("a rematch can be offered only when the game is over")
+        if state.game.number >= ctx.settings.max_games_per_room:
+            raise errors.GameLimit(
+                f"this room has played its {ctx.settings.max_games_per_room} games: "
+                "open a new room to play again",
+                max_games=ctx.settings.max_games_per_room,
+            )
         if _offer_or_answer(session, state, seat, OfferKind.REMATCH, action, ctx):
             _start_next_game(session, state, ctx)
         return state

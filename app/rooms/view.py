@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.core.settings import Settings
 from app.engine import RULE_SETS, RuleSet, Side, square_name
 
 from . import policy
-from .models import Ending, Game, GameStatus, OfferStatus, SeatRole
+from .models import Ending, Game, GameStatus, Move, OfferStatus, Room, SeatRole
 from .schemas import (
     DrawOffersLeft,
     GameOut,
     GameSummaryOut,
     LegalMoveOut,
     OfferOut,
+    PastGameOut,
     PlayedMoveOut,
     ResultOut,
     RoomView,
@@ -23,7 +26,7 @@ from .schemas import (
     YouOut,
 )
 from .service import Granted
-from .state import GameState
+from .state import GameState, MoveRecord
 
 
 def rule_set_out(rule_set: RuleSet) -> RuleSetOut:
@@ -60,6 +63,43 @@ def score(games: list[Game]) -> ScoreOut:
         else:
             points[game.seat_of(game.winner)] += 1
     return ScoreOut(creator=points[SeatRole.CREATOR], joiner=points[SeatRole.JOINER])
+
+
+def game_url(room_id: str, number: int) -> str:
+    return f"/api/rooms/{room_id}/games/{number}"
+
+
+def played_move_out(m: MoveRecord | Move) -> PlayedMoveOut:
+    return PlayedMoveOut(
+        ply=m.ply,
+        side=m.side,
+        notation=m.notation,
+        algebraic=(":" if m.captured else "-").join(square_name(s) for s in m.path),
+        path=m.path,
+        captured=m.captured,
+        crowned=m.crowned,
+        fen_after=m.fen_after,
+        played_at=m.created_at,
+    )
+
+
+def past_game_out(room: Room, game: Game, moves: Sequence[Move]) -> PastGameOut:
+    """One game of the room in full."""
+    return PastGameOut(
+        room_id=room.id,
+        number=game.number,
+        status=game.status.label,
+        drums_seat=game.drums_seat,
+        tires_seat=game.seat_of(Side.TIRES),
+        start_fen=game.start_fen,
+        fen=game.fen,
+        ply=game.ply,
+        moves=[played_move_out(m) for m in moves],
+        result=result_out(game),
+        started_at=game.started_at,
+        ended_at=game.ended_at,
+        pdn_url=f"{game_url(room.id, game.number)}.pdn",
+    )
 
 
 def build_view(state: GameState, *, settings: Settings, base_url: str) -> RoomView:
@@ -117,20 +157,7 @@ def build_view(state: GameState, *, settings: Settings, base_url: str) -> RoomVi
             fen=game.fen,
             turn=game.turn,
             ply=game.ply,
-            moves=[
-                PlayedMoveOut(
-                    ply=m.ply,
-                    side=m.side,
-                    notation=m.notation,
-                    algebraic=(":" if m.captured else "-").join(square_name(s) for s in m.path),
-                    path=m.path,
-                    captured=m.captured,
-                    crowned=m.crowned,
-                    fen_after=m.fen_after,
-                    played_at=m.created_at,
-                )
-                for m in moves
-            ],
+            moves=[played_move_out(m) for m in moves],
             legal_moves=legal,
             result=result_out(game),
             draw_offers_left=DrawOffersLeft(
@@ -156,7 +183,8 @@ def build_view(state: GameState, *, settings: Settings, base_url: str) -> RoomVi
                 status=g.status.label,
                 plies=g.ply,
                 result=result_out(g),
-                pdn_url=f"/api/rooms/{room.id}/games/{g.number}.pdn",
+                url=game_url(room.id, g.number),
+                pdn_url=f"{game_url(room.id, g.number)}.pdn",
             )
             for g in games
         ],
