@@ -1,6 +1,6 @@
 """Every refusal and failure as one JSON shape: `{"detail": ..., "code": ..., ...}`.
 
-A service refuses with a `ServiceError` of one of five categories; `STATUS_OF` maps the
+A service refuses with a `ServiceError` of one of seven categories; `STATUS_OF` maps the
 categories to HTTP statuses, the one place that does. `code` is machine-readable, the
 message is for people, `extra` carries structured details (legal moves, current ply, ...).
 
@@ -58,12 +58,27 @@ class InvalidInput(ServiceError):
     code = "invalid_input"
 
 
+class TooManyRequests(ServiceError):
+    """This client asks for more than its share; `retry_after` (seconds) says when to ask
+    again."""
+
+    code = "too_many_requests"
+
+
+class Unavailable(ServiceError):
+    """The service is at capacity for everyone; `retry_after` says when to ask again."""
+
+    code = "unavailable"
+
+
 STATUS_OF: dict[type[ServiceError], int] = {
     NotFound: status.HTTP_404_NOT_FOUND,
     Unauthenticated: status.HTTP_401_UNAUTHORIZED,
     Forbidden: status.HTTP_403_FORBIDDEN,
     Conflict: status.HTTP_409_CONFLICT,
     InvalidInput: status.HTTP_422_UNPROCESSABLE_CONTENT,
+    TooManyRequests: status.HTTP_429_TOO_MANY_REQUESTS,
+    Unavailable: status.HTTP_503_SERVICE_UNAVAILABLE,
 }
 
 
@@ -80,7 +95,9 @@ def install_error_handlers(app: FastAPI) -> None:
     async def on_refusal(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ServiceError)
         code = status_of(exc)
-        headers = {"WWW-Authenticate": "Bearer"} if code == 401 else None
+        headers = {"WWW-Authenticate": "Bearer"} if code == 401 else {}
+        if "retry_after" in exc.extra:
+            headers["Retry-After"] = str(exc.extra["retry_after"])
         return JSONResponse(
             {"detail": exc.message, "code": exc.code, **exc.extra}, code, headers=headers
         )

@@ -7,7 +7,15 @@ Each is a `ServiceError` of one category (`app.core.errors`), which fixes its HT
 
 from __future__ import annotations
 
-from app.core.errors import Conflict, Forbidden, InvalidInput, NotFound, Unauthenticated
+from app.core.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    TooManyRequests,
+    Unauthenticated,
+    Unavailable,
+)
 from app.core.errors import ServiceError as RoomError
 
 __all__ = [
@@ -32,8 +40,12 @@ __all__ = [
     "RoomFull",
     "RoomNotFound",
     "StalePly",
+    "StreamsFull",
     "TokenRequired",
+    "TooManyRequests",
+    "TooManyStreams",
     "Unauthenticated",
+    "Unavailable",
     "UnknownRuleSet",
     "WaitingForOpponent",
     "WrongToken",
@@ -118,3 +130,11 @@ class IllegalMove(InvalidInput):
 
 class AmbiguousMove(InvalidInput):
     code = "ambiguous_move"
+
+
+class TooManyStreams(TooManyRequests):
+    code = "too_many_streams"
+
+
+class StreamsFull(Unavailable):
+    code = "streams_full"

@@ -13,18 +13,26 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response, status
 from fastapi.params import Depends as DependsParam
-from fastapi.responses import PlainTextResponse, StreamingResponse
+from fastapi.responses import PlainTextResponse
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.core.context import Context
-from app.core.deps import BaseUrlDep, ContextDep, DatabaseDep, SessionDep, TokenDep, get_token
+from app.core.deps import (
+    BaseUrlDep,
+    ClientDep,
+    ContextDep,
+    DatabaseDep,
+    SessionDep,
+    TokenDep,
+    get_token,
+)
 from app.core.responses import ModelResponse, no_store
 from app.engine import RULE_SETS
 
 from . import errors, service
 from .events import MAX_VERSION
-from .live import stream
+from .live import LiveResponse, stream
 from .pdn import export_game
 from .runtime import RoomsRuntime, RuntimeDep
 from .schemas import (
@@ -276,6 +284,8 @@ def _resume_point(after: int, last_event_id: str | None) -> int:
             "content": {"text/event-stream": {}},
         },
         **{code: {"model": ErrorOut} for code in (403, 404, 422)},
+        429: {"model": ErrorOut, "description": "This client holds its share of live streams"},
+        503: {"model": ErrorOut, "description": "Database unavailable, or streams full here"},
     },
     summary="The room's event record: a JSON page, or live as Server-Sent Events",
 )
@@ -284,6 +294,8 @@ async def room_events(
     token: TokenDep,
     database: DatabaseDep,
     runtime: RuntimeDep,
+    ctx: ContextDep,
+    client: ClientDep,
     room_id: str = Path(min_length=1, max_length=64, description="The room's id."),
     after: int = Query(default=0, ge=0, le=MAX_VERSION, description="Start after this version."),
     limit: int = Query(default=100, ge=1, le=500, description="JSON page size."),
@@ -305,8 +317,5 @@ async def room_events(
                 return service.read_events(session, room_id=room_id, after=start, limit=limit)
 
         return await run_in_threadpool(page)
-    return StreamingResponse(
-        stream(runtime.hub, room_id, start),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    release = runtime.hub.reserve(client, ctx.settings)
+    return LiveResponse(stream(runtime.hub, room_id, start, settings=ctx.settings), release)

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from app.ai import Level
 from app.core.context import Context
+from app.core.db import read_transaction
 from app.core.logging import log_fields
 from app.engine import RULE_SETS, AmbiguousMoveError, Board, EngineError, IllegalMoveError, Side
 
@@ -674,7 +675,7 @@ def _ended_by(
 def read_room(session: Session, *, room_id: str, token: str | None, ctx: Context) -> GameState:
     """The room as the token's holder (or a spectator) sees it. A deadline that has come
     is applied first, by a writer's transaction that then reads, even if no sweep ran."""
-    with session.begin():
+    with read_transaction(session):
         room = lock_room(session, room_id=room_id, read=True)
         if room.next_check_at is None or room.next_check_at > ctx.now:
             state = load_state(session, room)
@@ -688,7 +689,7 @@ def read_room(session: Session, *, room_id: str, token: str | None, ctx: Context
 
 def check_viewer(session: Session, *, room_id: str, token: str | None) -> None:
     """RoomNotFound for an unknown room; WrongToken for a token that opens no seat of it."""
-    with session.begin():
+    with read_transaction(session):
         room = session.get(Room, room_id)
         if room is None:
             raise errors.RoomNotFound("no room with this id")
@@ -697,7 +698,7 @@ def check_viewer(session: Session, *, room_id: str, token: str | None) -> None:
 
 def read_events(session: Session, *, room_id: str, after: int, limit: int) -> EventsOut:
     """Events with a version above `after`, oldest first."""
-    with session.begin():
+    with read_transaction(session):
         room = session.get(Room, room_id)
         if room is None:
             raise errors.RoomNotFound("no room with this id")
@@ -719,7 +720,7 @@ def read_events(session: Session, *, room_id: str, after: int, limit: int) -> Ev
 
 def read_game(session: Session, *, room_id: str, number: int) -> tuple[Room, Game, list[Move]]:
     """A game of the room with its moves, oldest first."""
-    with session.begin():
+    with read_transaction(session):
         room = session.get(Room, room_id)
         if room is None:
             raise errors.RoomNotFound("no room with this id")

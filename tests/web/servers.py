@@ -75,6 +75,7 @@ def serve_app(app: Any, **options: Any) -> Iterator[str]:
     import uvicorn
 
     port = free_port()
+    options.setdefault("timeout_graceful_shutdown", 1)  # open streams are cut after 1 s
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", **options
     )
