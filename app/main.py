@@ -93,7 +93,12 @@ def create_app(
     computer = ComputerRunner(database, clock, settings)
     app.state.computer = computer
     hub = Hub(database)
-    runtime.install(app, runtime.RoomsRuntime(hub=hub, after_action=[computer.room_changed]))
+    runtime.install(
+        app,
+        runtime.RoomsRuntime(
+            hub=hub, after_action=[computer.room_changed], before_action=[computer.admit]
+        ),
+    )
     app.include_router(rooms_router)
     app.include_router(computer_router)
     app.include_router(health_router)

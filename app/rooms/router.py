@@ -61,18 +61,24 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {
 @dataclass(frozen=True, slots=True)
 class Acting:
     """What a seat action's route works with: the session, the seat's token, the
-    request's context, the base of share links and the app's rooms runtime."""
+    request's context, the base of share links, the app's rooms runtime and the client's
+    address."""
 
     session: Session
     token: str | None
     ctx: Context
     base_url: str
     runtime: RoomsRuntime
+    client: str
+
+    def admit(self, state: GameState) -> None:
+        """The app's hooks may refuse the action before it is taken (the computer's queue)."""
+        self.runtime.admit(state, self.client)
 
     def answer(self, state: GameState) -> Response:
         """The room as the acting seat now sees it; the app's hooks (the computer player)
         hear of the action first."""
-        self.runtime.acted(state)
+        self.runtime.acted(state, self.client)
         return ModelResponse(build_view(state, settings=self.ctx.settings, base_url=self.base_url))
 
 
@@ -92,9 +98,10 @@ def add_action_routes(
         ctx: ContextDep,
         base: BaseUrlDep,
         runtime: RuntimeDep,
+        client: ClientDep,
         token: str | None = Depends(token_from),
     ) -> Acting:
-        return Acting(session, token, ctx, base, runtime)
+        return Acting(session, token, ctx, base, runtime, client)
 
     act_on = Depends(acting)
     options: dict[str, Any] = {
@@ -117,6 +124,7 @@ def add_action_routes(
             move=body.move.strip(),
             expected_ply=body.expected_ply,
             ctx=act.ctx,
+            admit=act.admit,
         )
         return act.answer(state)
 
@@ -128,7 +136,12 @@ def add_action_routes(
     def draw(body: ActionIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
         return act.answer(
             service.draw_action(
-                act.session, room_id=room_id, token=act.token, action=body.action, ctx=act.ctx
+                act.session,
+                room_id=room_id,
+                token=act.token,
+                action=body.action,
+                ctx=act.ctx,
+                admit=act.admit,
             )
         )
 
@@ -140,7 +153,12 @@ def add_action_routes(
     def rematch(body: ActionIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
         return act.answer(
             service.rematch_action(
-                act.session, room_id=room_id, token=act.token, action=body.action, ctx=act.ctx
+                act.session,
+                room_id=room_id,
+                token=act.token,
+                action=body.action,
+                ctx=act.ctx,
+                admit=act.admit,
             )
         )
 

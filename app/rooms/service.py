@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hmac
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -61,6 +61,10 @@ from .state import GameState, MoveRecord, load_state, lock_room
 log = logging.getLogger("checkers.game")
 
 _INSERT_MOVE = insert(Move)
+
+
+# Asked before an action that may owe the computer a reply; raises a RoomError to refuse.
+Admission = Callable[[GameState], None]
 
 
 @dataclass
@@ -352,10 +356,12 @@ def play_move(
     move: str,
     expected_ply: int,
     ctx: Context,
+    admit: Admission | None = None,
 ) -> GameState:
     """Play `move` for the token's seat at the game's ply `expected_ply`; a resend of the
     move this seat just played changes nothing. Raises TokenRequired, WrongToken,
-    GameOver, StalePly, NotYourTurn, IllegalMove or AmbiguousMove."""
+    GameOver, StalePly, NotYourTurn, IllegalMove or AmbiguousMove, or what `admit`
+    raises to refuse the move before it is played."""
     with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         seat = state.require_seat()
         if _is_resend(state, seat, move, expected_ply):
@@ -371,6 +377,8 @@ def play_move(
             raise errors.NotYourTurn(
                 f"it is not your turn: {game.turn.value} to move", turn=game.turn.value
             )
+        if admit is not None:
+            admit(state)
         record_move(session, state, seat=seat, move=move, ctx=ctx)
         return state
 
@@ -471,12 +479,20 @@ def _is_resend(state: GameState, seat: Seat, text: str, expected_ply: int) -> bo
 
 
 def draw_action(
-    session: Session, *, room_id: str, token: str | None, action: OfferAction, ctx: Context
+    session: Session,
+    *,
+    room_id: str,
+    token: str | None,
+    action: OfferAction,
+    ctx: Context,
+    admit: Admission | None = None,
 ) -> GameState:
     """Offer a draw, or accept or decline the other player's offer."""
     with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         seat = state.require_seat()
         state.require_playing()
+        if admit is not None:
+            admit(state)
         if _offer_or_answer(session, state, seat, OfferKind.DRAW, action, ctx):
             append_event(
                 session,
@@ -498,7 +514,13 @@ def draw_action(
 
 
 def rematch_action(
-    session: Session, *, room_id: str, token: str | None, action: OfferAction, ctx: Context
+    session: Session,
+    *,
+    room_id: str,
+    token: str | None,
+    action: OfferAction,
+    ctx: Context,
+    admit: Admission | None = None,
 ) -> GameState:
     """Offer a rematch after a game, or answer the other player's offer. Accepting starts
     the next game in the room with the colours swapped."""
@@ -513,6 +535,8 @@ def rematch_action(
                 "open a new room to play again",
                 max_games=ctx.settings.max_games_per_room,
             )
+        if admit is not None:
+            admit(state)
         if _offer_or_answer(session, state, seat, OfferKind.REMATCH, action, ctx):
             _start_next_game(session, state, ctx)
         return state
