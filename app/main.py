@@ -28,7 +28,7 @@ from app.core.ratelimit import RateLimitMiddleware, is_limited
 from app.core.settings import Settings, get_settings
 from app.rooms import runtime
 from app.rooms.jobs import start_background
-from app.rooms.live import Hub
+from app.rooms.live import AnswerFirstMiddleware, Hub
 from app.rooms.models import Room
 from app.rooms.router import router as rooms_router
 from app.rooms.state import lock_room
@@ -116,6 +116,7 @@ def create_app(
     app.add_middleware(ClientAddressMiddleware, settings=settings)
     app.add_middleware(UnexpectedErrorMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(AnswerFirstMiddleware, hub=hub)
 
     return app
 

@@ -19,6 +19,7 @@ import json
 import threading
 import weakref
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
@@ -104,6 +105,9 @@ def append_event(session: Session, room: Room, kind: EventKind, now: datetime, *
     if connection.dialect.name == "postgresql":
         notice = Notice(room.id, room.version, event_payload(row))
         connection.execute(_INSERT_AND_NOTIFY, {**row, "payload": encode(notice)})
+        holder = answering.get()
+        if holder is not None:
+            holder.expect(notice)
         return
     connection.execute(_INSERT, row)
     session.info.setdefault(_PENDING, []).append(
@@ -120,6 +124,60 @@ def _savepoints(session: Session) -> tuple[SessionTransaction, ...]:
             found.append(transaction)
         transaction = transaction.parent
     return tuple(found)
+
+
+# --- answer first ----------------------------------------------------------------------
+
+
+class Answering:
+    """The notices of the events a request commits, held in this process until its answer
+    is sent (`app.rooms.live.AnswerFirstMiddleware`): on SQLite handed over by the commit
+    hook, on PostgreSQL claimed when they come back through LISTEN."""
+
+    _expected: dict[tuple[str, int], Answering] = {}
+    _registry_lock = threading.Lock()
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._notices: list[Notice] = []
+        self._keys: list[tuple[str, int]] = []
+        self._open = True
+
+    def hold(self, notice: Notice) -> bool:
+        """Keep `notice` for later; False once the answer has gone (send it now)."""
+        with self._lock:
+            if self._open:
+                self._notices.append(notice)
+            return self._open
+
+    def expect(self, notice: Notice) -> None:
+        """This request made `notice`'s event; its NOTIFY will come back to this process."""
+        key = (notice.room_id, notice.version)
+        with Answering._registry_lock:
+            Answering._expected[key] = self
+        with self._lock:
+            self._keys.append(key)
+
+    @classmethod
+    def claim(cls, notice: Notice) -> bool:
+        """Hold a notice that came back while the request that made it is being answered."""
+        with cls._registry_lock:
+            holder = cls._expected.get((notice.room_id, notice.version))
+        return holder is not None and holder.hold(notice)
+
+    def release(self) -> list[Notice]:
+        """The answer has gone: stop holding; the notices held so far, to send now."""
+        with self._lock:
+            self._open = False
+            notices, self._notices = self._notices, []
+            keys, self._keys = self._keys, []
+        with Answering._registry_lock:
+            for key in keys:
+                Answering._expected.pop(key, None)
+        return notices
+
+
+answering: ContextVar[Answering | None] = ContextVar("checkers_answering", default=None)
 
 
 # --- in-process delivery (SQLite) -------------------------------------------------------

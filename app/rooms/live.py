@@ -28,13 +28,13 @@ from typing import Any
 from sqlalchemy.engine import make_url
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import StreamingResponse
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.db import Database
 from app.core.settings import Settings
 
 from . import errors
-from .events import CHANNEL, Notice, decode, local_notices, sse_frame
+from .events import CHANNEL, Answering, Notice, answering, decode, local_notices, sse_frame
 from .service import read_events
 
 log = logging.getLogger("checkers.live")
@@ -42,6 +42,7 @@ log = logging.getLogger("checkers.live")
 RETRY_MS = 2000
 QUEUE_LIMIT = 64  # notices a slow stream may fall behind before it re-reads instead
 PAGE = 500
+FANOUT_SLICE = 50  # streams woken per turn of the event loop
 
 
 class Subscription:
@@ -91,6 +92,8 @@ class Hub:
         self.database = database
         self._rooms: dict[str, set[Subscription]] = {}
         self._streams: Counter[str] = Counter()  # open streams per client address
+        self._outbox: deque[Notice] = deque()
+        self._fanout: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task[None] | None = None
         self._handle: int | None = None
@@ -139,9 +142,23 @@ class Hub:
                 del self._rooms[sub.room_id]
 
     def dispatch(self, notice: Notice) -> None:
-        """Hand `notice` to the streams of its room (on the hub's event loop)."""
-        for sub in list(self._rooms.get(notice.room_id, ())):
-            sub.push(notice)
+        """Hand `notice` to the streams of its room (on the hub's event loop), in order,
+        a slice of streams per turn of the loop: the answer to the move that made the
+        event, and every other request, go out between the slices instead of after a
+        thousand viewers."""
+        self._outbox.append(notice)
+        if self._fanout is None or self._fanout.done():
+            self._fanout = asyncio.get_running_loop().create_task(self._fan_out())
+
+    async def _fan_out(self) -> None:
+        while self._outbox:
+            notice = self._outbox.popleft()
+            subs = list(self._rooms.get(notice.room_id, ()))
+            for start in range(0, len(subs), FANOUT_SLICE):
+                if start:
+                    await asyncio.sleep(0)
+                for sub in subs[start : start + FANOUT_SLICE]:
+                    sub.push(notice)
 
     def _resync_all(self) -> None:
         for subs in self._rooms.values():
@@ -157,6 +174,9 @@ class Hub:
         if self.database.is_sqlite:
 
             def from_thread(notice: Notice) -> None:
+                holder = answering.get()
+                if holder is not None and holder.hold(notice):
+                    return  # sent out once the request that made it has its answer
                 with contextlib.suppress(RuntimeError):  # the loop has closed
                     loop.call_soon_threadsafe(self.dispatch, notice)
 
@@ -182,7 +202,7 @@ class Hub:
                     delay = 0.5
                     async for item in conn.notifies():
                         notice = decode(item.payload)
-                        if notice is not None:
+                        if notice is not None and not Answering.claim(notice):
                             self.dispatch(notice)
             except asyncio.CancelledError:
                 raise
@@ -193,6 +213,9 @@ class Hub:
             delay = min(delay * 2, 10.0)
 
     async def stop(self) -> None:
+        if self._fanout is not None:
+            self._fanout.cancel()
+            self._fanout = None
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -203,6 +226,42 @@ class Hub:
             self._handle = None
         self._loop = None
         self.listening.clear()
+
+
+# --- answer first ----------------------------------------------------------------------
+
+
+class AnswerFirstMiddleware:
+    """The events a request commits are fanned out in this process once its answer is
+    sent. A move watched by a thousand viewers would otherwise wait for their thousand
+    writes (its answer leaves the worker thread while they run); the viewers get the
+    event a moment later instead. Other processes are not held (PostgreSQL)."""
+
+    def __init__(self, app: ASGIApp, hub: Hub) -> None:
+        self.app = app
+        self.hub = hub
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        holder = Answering()
+        token = answering.set(holder)
+
+        def release() -> None:
+            for notice in holder.release():
+                self.hub.dispatch(notice)
+
+        async def send_wrapper(message: Message) -> None:
+            await send(message)
+            if message["type"] == "http.response.body" and not message.get("more_body"):
+                release()
+
+        try:
+            await self.app(scope, receive, send_wrapper)
+        finally:
+            answering.reset(token)
+            release()
 
 
 # --- reading the record ---------------------------------------------------------------
