@@ -317,7 +317,12 @@ async def room_events(
     room_id: str = Path(min_length=1, max_length=64, description="The room's id."),
     after: int = Query(default=0, ge=0, le=MAX_VERSION, description="Start after this version."),
     limit: int = Query(default=100, ge=1, le=500, description="JSON page size."),
-    last_event_id: str | None = Header(default=None, max_length=32),
+    last_event_id: str = Header(
+        default="",
+        max_length=32,
+        description="The version of the last event received (browsers resend it "
+        "themselves when they reconnect); wins over `after`.",
+    ),
 ) -> Any:
     """Anyone with the room id may watch; a seat's bearer token is accepted (and must be
     right). Events carry no secrets."""

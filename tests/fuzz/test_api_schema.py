@@ -6,10 +6,12 @@ Every operation is fuzzed over the wire (a real Uvicorn socket, so header bytes 
 sent: a Latin-1 "\u00b2" in `Last-Event-ID` is byte 0xB2), with data that fits the schema
 and data that does not, in the path, the query, the headers and the body, and with the
 ids and tokens of real rooms in most cases, so that the code past the room lookup is
-reached (an unknown room is answered 404 before anything else is read). The stateful run
-is in process (ASGI). Examples per operation: FUZZ_EXAMPLES (default 150 over the wire,
-a fifth of that for the stateful run), so `make test` stays short; raise it for a longer
-hunt (FUZZ_EXAMPLES=2000).
+reached (an unknown room is answered 404 before anything else is read). A fuzzing
+dictionary mixes values that break number parsing into every string and integer (one
+draw in ten). The stateful run is in process (ASGI). Examples per operation:
+FUZZ_EXAMPLES (default 150 over the wire, three times that for the event record, a fifth
+of it for the stateful run), so `make test` stays short; raise it for a longer hunt
+(FUZZ_EXAMPLES=2000).
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ import pytest
 import schemathesis
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
-from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
+from schemathesis.config import SchemathesisConfig
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
@@ -86,13 +88,33 @@ class Wire:
 WIRE_SCRATCH = Path(tempfile.mkdtemp(prefix="checkers-fuzz-wire-"))
 # Streams end quickly, so a fuzzed `Accept: text/event-stream` is answered too.
 WIRE_APP = _app(WIRE_SCRATCH, live_stream_seconds=0.2, live_keepalive_seconds=0.1)
-# The schema as a document (no app attached): its cases are sent over a real socket.
-wire_schema = schemathesis.openapi.from_dict(WIRE_APP.openapi())
-wire_schema.config.generation.update(
-    modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE],
-    codec="latin-1",  # header values beyond ASCII, as hostile clients send them
-    allow_x00=False,  # HTTP clients refuse NUL in headers before sending
+# A fuzzing dictionary of values that break number parsing: the edges of 32- and 64-bit
+# integers and far past them, and text that looks numeric to one parser and not to
+# another (`str.isdigit` accepts superscripts and other scripts' digits, `int` does not).
+HOSTILE_INTEGERS = [0, -1, 2**31 - 1, 2**31, 2**32, 2**63 - 1, 2**63, 2**64, 10**40]
+HOSTILE_STRINGS = [
+    *("\u00b2", "\u00b3", "\u00b9", "1\u00b2", "\u0661\u0662", "\uff11", "\u2167"),
+    *("9" * 12, "9" * 40, "-1", "+1", " 1", "1 ", "1e3", "0x1f", "1_000", "1.0", "NaN"),
+]
+WIRE_CONFIG = SchemathesisConfig.from_dict(
+    {
+        "dictionaries": {
+            "hostile-integers": {"values": HOSTILE_INTEGERS},
+            "hostile-strings": {"values": HOSTILE_STRINGS},
+        },
+        "generation": {
+            "mode": "all",  # data that fits the schema and data that does not
+            "codec": "latin-1",  # header values beyond ASCII, as hostile clients send them
+            "allow-x00": False,  # HTTP clients refuse NUL in headers before sending
+            "dictionaries": {
+                "integer": {"dictionary": "hostile-integers", "probability": 0.1},
+                "string": {"dictionary": "hostile-strings", "probability": 0.1},
+            },
+        },
+    }
 )
+# The schema as a document (no app attached): its cases are sent over a real socket.
+wire_schema = schemathesis.openapi.from_dict(WIRE_APP.openapi(), config=WIRE_CONFIG)
 
 
 @pytest.fixture(scope="module")
@@ -133,6 +155,10 @@ def lifespan() -> Iterator[None]:
 @wire_schema.parametrize()
 @FUZZ
 def test_every_operation_answers_within_its_schema(case: Any, wire: Wire) -> None:
+    _call_on_the_wire(case, wire)
+
+
+def _call_on_the_wire(case: Any, wire: Wire) -> None:
     """Over the wire; four cases in five aim at a real room, half of those with one of
     its seats' tokens."""
     rng = random.Random(repr((case.operation.label, case.path_parameters, case.query)))
@@ -144,6 +170,17 @@ def test_every_operation_answers_within_its_schema(case: Any, wire: Wire) -> Non
     if case.path.endswith("/events") and rng.random() < 0.3:
         case.headers = {**(case.headers or {}), "Accept": "text/event-stream"}
     case.call_and_validate(base_url=wire.base, checks=CHECKS, timeout=10)
+
+
+EVENTS_EXAMPLES = EXAMPLES * 3
+
+
+@wire_schema.include(path="/api/rooms/{room_id}/events").parametrize()
+@settings(FUZZ, max_examples=EVENTS_EXAMPLES)
+def test_the_event_record_over_the_wire(case: Any, wire: Wire) -> None:
+    """The route with the most client-chosen values (a version in the query, another in a
+    header, a page size, a stream or a page) gets three times the examples."""
+    _call_on_the_wire(case, wire)
 
 
 def test_stateful_links_from_a_new_room() -> None:
