@@ -90,7 +90,7 @@ class Settings(BaseSettings):
         default="10/minute", description="Device links made or redeemed per client."
     )
     max_games_per_room: int = Field(
-        default=100, ge=1, description="Games a room may hold; a rematch past it is refused."
+        default=50, ge=1, description="Games a room may hold; a rematch past it is refused."
     )
     join_retry_seconds: int = Field(
         default=120,
