@@ -48,16 +48,27 @@ def _cmd_migrate(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.core.db import is_sqlite
     from app.core.logging import configure_logging
     from app.core.migrate import upgrade
+    from app.core.serving import raise_file_limit, uvicorn_options
     from app.core.settings import get_settings
     from app.main import create_app
 
     settings = get_settings()
     host = args.host or settings.host
     port = args.port or settings.port
+    if args.workers > 1 and is_sqlite(settings.database_url):
+        # Live events reach only the viewers of the process that made them on SQLite,
+        # which has no channel between processes.
+        print(
+            "error: SQLite is served by one process; use PostgreSQL for --workers", file=sys.stderr
+        )
+        return 2
     configure_logging(settings.log_level)
     upgrade(settings.database_url)
+    # Every connection (a live stream too) is a file; leave room for the concurrency limit.
+    raise_file_limit(settings.http_limit_concurrency + 256)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"Checkers is being served: open http://{shown}:{port}", flush=True)
     # Live streams (SSE) stay open; on shutdown they get a few seconds, then close and
@@ -72,9 +83,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.workers > 1:
         # Worker processes build their own app from the environment; migrations are done.
         os.environ["MIGRATE_ON_START"] = "false"
+        options.update(uvicorn_options(settings, by_name=True))
         uvicorn.run("app.main:create_served_app", factory=True, workers=args.workers, **options)
     else:
         served = settings.model_copy(update={"migrate_on_start": False})
+        options.update(uvicorn_options(settings))
         uvicorn.run(create_app(served, freeze_gc=True), **options)
     return 0
 

@@ -19,13 +19,18 @@ from app.core.deps import SessionDep
 from app.core.errors import document_common_answers, install_error_handlers
 from app.core.health import router as health_router
 from app.core.logging import configure_logging
-from app.core.middleware import AccessLogMiddleware, BodyLimitMiddleware
+from app.core.middleware import (
+    AccessLogMiddleware,
+    BodyLimitMiddleware,
+    UnexpectedErrorMiddleware,
+)
+from app.core.proxies import ClientAddressMiddleware, HostCheckMiddleware
 from app.core.ratelimit import RateLimitMiddleware, is_limited
 from app.core.settings import Settings, get_settings
 from app.imports.router import router as imports_router
 from app.notify.router import router as notify_router
 from app.rooms import runtime
-from app.rooms.live import Hub
+from app.rooms.live import AnswerFirstMiddleware, Hub
 from app.rooms.models import Room
 from app.rooms.router import router as rooms_router
 from app.rooms.state import lock_room
@@ -94,7 +99,12 @@ def create_app(
     computer = ComputerRunner(database, clock, settings)
     app.state.computer = computer
     hub = Hub(database)
-    runtime.install(app, runtime.RoomsRuntime(hub=hub, after_action=[computer.room_changed]))
+    runtime.install(
+        app,
+        runtime.RoomsRuntime(
+            hub=hub, after_action=[computer.room_changed], before_action=[computer.admit]
+        ),
+    )
     app.include_router(rooms_router)
     app.include_router(computer_router)
     app.include_router(imports_router)
@@ -117,7 +127,11 @@ def create_app(
     if settings.rate_limit_enabled:
         app.add_middleware(RateLimitMiddleware, settings=settings)
     app.add_middleware(AccessLogMiddleware)
+    app.add_middleware(HostCheckMiddleware, settings=settings)
+    app.add_middleware(ClientAddressMiddleware, settings=settings)
+    app.add_middleware(UnexpectedErrorMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(AnswerFirstMiddleware, hub=hub)
 
     return app
 

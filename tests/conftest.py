@@ -22,6 +22,10 @@ from app.core.settings import Settings
 from app.imports import models as _imported  # noqa: F401  (registers the tables)
 from app.rooms import models as _rooms  # noqa: F401
 
+# In-process test clients ask for the host `testserver`; every app the tests build (and
+# the servers they start, which inherit the environment) answers to it as well.
+os.environ.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+
 DEFAULT_TEST_DATABASE_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TABLES = (
     "conditional_lines",

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Response, status
 from pydantic import Field
 
 from app.ai import Level
 from app.core.deps import BaseUrlDep, ContextDep, SessionDep
+from app.core.responses import no_store
 from app.rooms.runtime import RuntimeDep
 from app.rooms.schemas import ErrorOut, FromPosition, SeatGrant
 from app.rooms.view import grant_view
@@ -36,6 +37,7 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {422: {"model": ErrorOut}}
 )
 def create_computer_game(
     body: ComputerGameIn,
+    response: Response,
     session: SessionDep,
     ctx: ContextDep,
     base: BaseUrlDep,
@@ -44,5 +46,6 @@ def create_computer_game(
     granted = service.create_computer_game(
         session, rule_set=body.rule_set, level=body.level, name=body.name, fen=body.fen, ctx=ctx
     )
+    no_store(response)
     runtime.acted(granted.state)  # from a position with the tires to move, it moves first
     return grant_view(granted, ctx=ctx, base_url=base)

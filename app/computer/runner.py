@@ -1,18 +1,29 @@
 """The computer's replies, computed in a process pool off the web process's threads.
 
-``kick(room_id)`` is called after every action of the person (and by the periodic scan,
-and once at start-up for replies a restart interrupted). One room has at most one task in
-flight; when it ends, the room is looked at again, so an answered draw offer is followed
-by the move still owed. The searches run in separate processes at a lower priority, so
-the web process keeps answering while they think.
+``kick(room_id, client)`` is called after every action of the person (and by the periodic
+scan, and once at start-up for replies a restart interrupted). One room has at most one
+task in flight; when it ends, the room is looked at again, so an answered draw offer is
+followed by the move still owed. The searches run in separate processes at a lower
+priority, so the web process keeps answering while they think.
+
+The queue is fair and bounded. Each reply is owed to the client (address) whose action
+asked for it; replies found by the scan count for their room alone. A client has at most
+`COMPUTER_THINKING_PER_CLIENT` searches running at once, and the next free worker goes to
+the clients in turn (round robin), not to whoever queued first, so one client opening
+forty games delays another's reply by at most the searches already running. Before an
+action that would owe a reply is taken, `admit` refuses it with 429 when its client
+already has `COMPUTER_QUEUE_PER_CLIENT` replies waiting, or 503 when
+`COMPUTER_QUEUE_MAX` are waiting in all; both say when to retry.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import multiprocessing
 import threading
+from collections import Counter, deque
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -21,6 +32,7 @@ from apscheduler.schedulers.base import BaseScheduler
 from app.core.clock import Clock
 from app.core.context import Context
 from app.core.db import Database
+from app.core.errors import TooManyRequests, Unavailable
 from app.core.jobs import add_periodic
 from app.core.logging import log_fields
 from app.core.settings import Settings
@@ -35,9 +47,17 @@ log = logging.getLogger("checkers.computer")
 SCAN_JOB_ID = "computer-scan"
 
 
+class ComputerQuota(TooManyRequests):
+    code = "computer_quota"
+
+
+class ComputerBusy(Unavailable):
+    code = "computer_busy"
+
+
 class ComputerRunner:
-    """Owns the search pool and the rooms whose reply is being computed. Its knobs are
-    the `COMPUTER_*` settings."""
+    """Owns the search pool, the rooms whose reply is being computed and the fair queue of
+    searches waiting for a worker. Its knobs are the `COMPUTER_*` settings."""
 
     def __init__(self, database: Database, clock: Clock, settings: Settings) -> None:
         self.database = database
@@ -46,6 +66,11 @@ class ComputerRunner:
         self._lock = threading.Lock()
         self._busy: set[str] = set()
         self._dirty: set[str] = set()
+        self._client_of: dict[str, str] = {}  # busy room -> the client its reply is owed to
+        self._rooms_of: Counter[str] = Counter()  # busy rooms per client
+        self._waiting: dict[str, deque[Task]] = {}  # searches waiting, per client
+        self._turns: deque[str] = deque()  # clients with a search waiting, in turn order
+        self._running: Counter[str] = Counter()  # searches running, per client
         self._pool: ProcessPoolExecutor | None = None
         self._threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="computer")
         self._closed = False
@@ -72,6 +97,34 @@ class ComputerRunner:
         with self._lock:
             return not self._busy
 
+    def queue_state(self) -> dict[str, int]:
+        """Replies owed (rooms in hand), searches running and waiting, in all."""
+        with self._lock:
+            owed, running = sum(self._rooms_of.values()), sum(self._running.values())
+            return {"owed": owed, "running": running, "waiting": owed - running}
+
+    # -- admission ----------------------------------------------------------------------
+
+    def admit(self, state: GameState, client: str) -> None:
+        """Before-action hook of the rooms: refuse (nothing changes) an action in a room
+        with a computer seat when its reply could not be queued fairly now."""
+        if not vs_computer(state.room):
+            return
+        limits, retry = self.settings, self.settings.retry_after_seconds
+        with self._lock:
+            mine = self._rooms_of[client] - self._running[client]
+            waiting = sum(self._rooms_of.values()) - sum(self._running.values())
+        if mine >= limits.computer_queue_per_client:
+            raise ComputerQuota(
+                f"the computer already owes you {mine} replies: wait for them",
+                retry_after=retry,
+            )
+        if waiting >= limits.computer_queue_max:
+            raise ComputerBusy(
+                "the computer has too many replies to think about: retry later",
+                retry_after=retry,
+            )
+
     # -- work ---------------------------------------------------------------------------
 
     def scan(self) -> int:
@@ -86,12 +139,13 @@ class ComputerRunner:
             self.kick(room_id)
         return len(rooms)
 
-    def room_changed(self, state: GameState) -> None:
-        """After-action hook of the rooms: a room with a computer seat may owe a reply."""
+    def room_changed(self, state: GameState, client: str | None = None) -> None:
+        """After-action hook of the rooms: a room with a computer seat may owe a reply
+        (to `client`, who acted)."""
         if vs_computer(state.room):
-            self.kick(state.room.id)
+            self.kick(state.room.id, client)
 
-    def kick(self, room_id: str) -> None:
+    def kick(self, room_id: str, client: str | None = None) -> None:
         """Look at the room soon and start whatever the computer owes there."""
         if self._closed:
             return
@@ -100,6 +154,9 @@ class ComputerRunner:
                 self._dirty.add(room_id)
                 return
             self._busy.add(room_id)
+            owner = client if client is not None else f"room:{room_id}"
+            self._client_of[room_id] = owner
+            self._rooms_of[owner] += 1
         self._threads.submit(self._dispatch, room_id)
 
     def _dispatch(self, room_id: str) -> None:
@@ -112,18 +169,56 @@ class ComputerRunner:
         if task is None:
             self._release(room_id)
             return
-        try:
-            future = self._submit(task)
-        except Exception:
-            log.exception("computer: could not start a search")
-            self._release(room_id)
-            return
-        future.add_done_callback(lambda f: self._on_done(task, f))
+        with self._lock:
+            client = self._client_of[room_id]
+            if client not in self._waiting:
+                self._waiting[client] = deque()
+                self._turns.append(client)
+            self._waiting[client].append(task)
+        self._pump()
 
-    def _on_done(self, task: Task, future: Future[str | bool]) -> None:
+    def _pump(self) -> None:
+        """Start waiting searches while workers are free: each client in turn, skipping
+        those running their share already."""
+        started: list[tuple[Task, str]] = []
+        with self._lock:
+            free = self.settings.computer_workers - sum(self._running.values())
+            for _ in range(len(self._turns)):
+                if free <= 0 or self._closed:
+                    break
+                client = self._turns[0]
+                self._turns.rotate(-1)
+                if self._running[client] >= self.settings.computer_thinking_per_client:
+                    continue
+                queue = self._waiting[client]
+                started.append((queue.popleft(), client))
+                self._running[client] += 1
+                free -= 1
+                if not queue:
+                    del self._waiting[client]
+                    self._turns.remove(client)
+        for task, client in started:
+            try:
+                future = self._submit(task)
+            except Exception:
+                log.exception("computer: could not start a search")
+                self._searched(client)
+                self._release(task.room_id)
+                continue
+            future.add_done_callback(functools.partial(self._on_done, task, client))
+
+    def _searched(self, client: str) -> None:
+        with self._lock:
+            self._running[client] -= 1
+            if self._running[client] <= 0:
+                del self._running[client]
+
+    def _on_done(self, task: Task, client: str, future: Future[str | bool]) -> None:
+        self._searched(client)
         if self._closed:
             return  # shutting down: the reply stays owed and is made after the restart
         with contextlib.suppress(RuntimeError):  # the threads stopped in between
+            self._threads.submit(self._pump)
             self._threads.submit(self._finish, task, future)
 
     def _submit(self, task: Task) -> Future[str | bool]:
@@ -175,6 +270,11 @@ class ComputerRunner:
                 again = True
             else:
                 self._busy.discard(room_id)
+                owner = self._client_of.pop(room_id, None)
+                if owner is not None:
+                    self._rooms_of[owner] -= 1
+                    if self._rooms_of[owner] <= 0:
+                        del self._rooms_of[owner]
                 again = False
         if again:
             self._threads.submit(self._dispatch, room_id)

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from app.ai import Level
 from app.core.context import Context
+from app.core.db import read_transaction
 from app.core.logging import log_fields
 from app.engine import Side
 from app.rooms import errors
@@ -119,7 +120,7 @@ def rooms_waiting_for_the_computer(session: Session, *, limit: int = 1000) -> li
         )
         .exists()
     )
-    with session.begin():
+    with read_transaction(session):
         return list(
             session.scalars(
                 select(Room.id)

@@ -1,8 +1,12 @@
 """Database engine and sessions.
 
 PostgreSQL serialises writers per room with `SELECT ... FOR UPDATE`. SQLite has no row
-locks, so every SQLite transaction starts with `BEGIN IMMEDIATE`, which takes the database
-write lock up front: two actions can never interleave their read-check-write steps.
+locks, so a SQLite transaction that may write starts with `BEGIN IMMEDIATE`, which takes
+the database write lock up front: two actions can never interleave their read-check-write
+steps. A transaction declared read-only (`read_transaction`, `Database.ping`) begins
+DEFERRED instead: in WAL mode it reads a consistent snapshot without any lock, so viewers,
+live streams and `/healthz` never wait for a writer, and writers never wait for them.
+Writing is the default: a forgotten declaration costs speed, never correctness.
 """
 
 from __future__ import annotations
@@ -88,6 +92,18 @@ class EnumValue(TypeDecorator[E], Generic[E]):
         return self.enum_type
 
 
+# Execution option of a connection whose transaction only reads (see the module docstring).
+READ_ONLY = "checkers_read_only"
+
+
+@contextmanager
+def read_transaction(session: Session) -> Iterator[Session]:
+    """A transaction of `session` that only reads (on SQLite: no write lock)."""
+    with session.begin():
+        session.connection(execution_options={READ_ONLY: True})
+        yield session
+
+
 def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
@@ -97,7 +113,8 @@ def _json_text(value: Any) -> str:
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
-    """An engine for `url`; SQLite gets foreign keys, WAL and `BEGIN IMMEDIATE`.
+    """An engine for `url`; SQLite gets foreign keys, WAL, and `BEGIN IMMEDIATE` for
+    every transaction not declared read-only.
 
     JSON columns go through orjson: a view reads every move's path and captures.
     """
@@ -123,7 +140,8 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        read_only = conn.get_execution_options().get(READ_ONLY, False)
+        conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
     return engine
 
@@ -163,6 +181,7 @@ class Database:
     def ping(self) -> None:
         """Raise if the database cannot answer a trivial query."""
         with self.engine.connect() as conn:
+            conn.execution_options(**{READ_ONLY: True})
             conn.execute(text("SELECT 1"))
 
     def dispose(self) -> None:

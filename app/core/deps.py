@@ -49,6 +49,11 @@ async def get_token(
     return credentials.credentials if credentials else None
 
 
+async def client_address(request: Request) -> str:
+    """The client's validated address (`app.core.proxies`): what limits and shares count."""
+    return request.client.host if request.client else "unknown"
+
+
 async def base_url(request: Request) -> str:
     """Base of share links: PUBLIC_URL when set, else the URL this request came to."""
     settings: Settings = request.app.state.settings
@@ -60,3 +65,4 @@ ContextDep = Annotated[Context, Depends(get_context)]
 TokenDep = Annotated[str | None, Depends(get_token)]
 DatabaseDep = Annotated[Database, Depends(get_database)]
 BaseUrlDep = Annotated[str, Depends(base_url)]
+ClientDep = Annotated[str, Depends(client_address)]

@@ -1,6 +1,6 @@
 """Every refusal and failure as one JSON shape: `{"detail": ..., "code": ..., ...}`.
 
-A service refuses with a `ServiceError` of one of five categories; `STATUS_OF` maps the
+A service refuses with a `ServiceError` of one of seven categories; `STATUS_OF` maps the
 categories to HTTP statuses, the one place that does. `code` is machine-readable, the
 message is for people, `extra` carries structured details (legal moves, current ply, ...).
 
@@ -58,8 +58,16 @@ class InvalidInput(ServiceError):
     code = "invalid_input"
 
 
+class TooManyRequests(ServiceError):
+    """This client asks for more than its share; `retry_after` (seconds) says when to ask
+    again."""
+
+    code = "too_many_requests"
+
+
 class Unavailable(ServiceError):
-    """Something the service relies on (a mail server) cannot do it now: try again."""
+    """The service, or something it relies on (a mail server), cannot do it now;
+    `retry_after` says when to ask again."""
 
     code = "unavailable"
 
@@ -70,6 +78,7 @@ STATUS_OF: dict[type[ServiceError], int] = {
     Forbidden: status.HTTP_403_FORBIDDEN,
     Conflict: status.HTTP_409_CONFLICT,
     InvalidInput: status.HTTP_422_UNPROCESSABLE_CONTENT,
+    TooManyRequests: status.HTTP_429_TOO_MANY_REQUESTS,
     Unavailable: status.HTTP_503_SERVICE_UNAVAILABLE,
 }
 
@@ -87,9 +96,9 @@ def install_error_handlers(app: FastAPI) -> None:
     async def on_refusal(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ServiceError)
         code = status_of(exc)
-        headers = {"WWW-Authenticate": "Bearer"} if code == 401 else None
-        if code == 503:
-            headers = {"Retry-After": str(_request.app.state.settings.retry_after_seconds)}
+        headers = {"WWW-Authenticate": "Bearer"} if code == 401 else {}
+        if "retry_after" in exc.extra:
+            headers["Retry-After"] = str(exc.extra["retry_after"])
         return JSONResponse(
             {"detail": exc.message, "code": exc.code, **exc.extra}, code, headers=headers
         )

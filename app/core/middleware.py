@@ -1,4 +1,5 @@
-"""ASGI middleware: request body cap and one structured log line per request."""
+"""ASGI middleware: request body cap, one structured log line per request, and the JSON
+answer to an unexpected failure."""
 
 from __future__ import annotations
 
@@ -13,6 +14,39 @@ from .logging import log_fields
 from .responses import send_json
 
 access_log = logging.getLogger("checkers.access")
+log = logging.getLogger("checkers.app")
+
+
+class UnexpectedErrorMiddleware:
+    """Answer a failure no handler expected (a bug) as JSON `{"detail", "code"}` with 500,
+    inside the security headers, instead of Starlette's bare text answer outside them.
+
+    The failure is logged with its traceback and not shown to the client. If the answer
+    had already begun (a stream), the connection is closed instead.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def send_wrapper(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_wrapper)
+        except Exception:
+            log.exception("unexpected failure of %s %s", scope.get("method"), scope.get("path"))
+            if started:
+                raise
+            await send_json(send, 500, {"detail": "internal error", "code": "internal_error"})
 
 
 class BodyLimitMiddleware:
@@ -45,7 +79,7 @@ class BodyLimitMiddleware:
         while more:
             message = await receive()
             if message["type"] != "http.request":
-                break
+                return  # the client went away before sending its whole body
             body += message.get("body", b"")
             more = message.get("more_body", False)
             if len(body) > limit:

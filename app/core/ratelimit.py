@@ -1,10 +1,11 @@
 """Per-client rate limits on the actions a client could flood: creating rooms, joining,
-moving, claiming forfeits (API and page routes alike) and importing PDN.
+moving, claiming forfeits, the other seat actions (draw, resign, rematch), device links and
+importing PDN (API and page routes alike).
 
 Counting uses the `limits` library (moving windows) with the storage of
 `RATE_LIMIT_STORAGE`: in memory per process by default, or Redis to share the counts
-between instances. A client is its address as the server sees it (behind a reverse proxy,
-Uvicorn reads it from `X-Forwarded-For` when the proxy is in `FORWARDED_ALLOW_IPS`).
+between instances. A client is its validated address (`app.core.proxies`: the peer, or
+what a proxy of `TRUSTED_PROXIES` forwarded for).
 Over the limit: 429 with `Retry-After` in seconds, before the request reaches the app,
 so nothing changes.
 """
@@ -52,6 +53,13 @@ RULES = (
     _rule("claims", f"/api/rooms{_ROOM}/claim-forfeit"),
     _rule("claims", f"/r{_ROOM}/claim-forfeit"),
     _rule("imports", "/api/imports"),
+    *(
+        _rule("actions", f"{prefix}{_ROOM}/{action}")
+        for prefix in ("/api/rooms", "/r")
+        for action in ("draw", "resign", "rematch")
+    ),
+    _rule("links", f"/r{_ROOM}/device-link"),
+    _rule("links", f"/r{_ROOM}/continue"),
 )
 
 
@@ -63,6 +71,8 @@ def limits_of(settings: Settings) -> dict[str, RateLimitItem]:
         "moves": parse(settings.rate_limit_moves),
         "claims": parse(settings.rate_limit_claims),
         "imports": parse(settings.rate_limit_imports),
+        "actions": parse(settings.rate_limit_actions),
+        "links": parse(settings.rate_limit_links),
     }
 
 

@@ -11,6 +11,14 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 from starlette.types import Send
 
+# An answer that carries a secret (a seat token, a device link) is never kept by a cache.
+NO_STORE = "no-store"
+
+
+def no_store(response: Response) -> Response:
+    response.headers["Cache-Control"] = NO_STORE
+    return response
+
 
 class ModelResponse(Response):
     """The model's JSON, serialised by Pydantic's own encoder in the endpoint's thread.

@@ -25,6 +25,16 @@ class Settings(BaseSettings):
         default=None,
         description="Base URL of share links; when unset, taken from each request.",
     )
+    allowed_hosts: str = Field(
+        default="localhost,127.0.0.1,[::1]",
+        description="Host names the service answers to, comma-separated (`*.example.com` "
+        "a subdomain, `*` any); the host of PUBLIC_URL is always allowed.",
+    )
+    trusted_proxies: str = Field(
+        default="",
+        description="Reverse proxies (addresses or networks, comma-separated) whose "
+        "X-Forwarded-For / X-Forwarded-Proto are believed; none by default.",
+    )
     migrate_on_start: bool = Field(
         default=True, description="Apply Alembic migrations when the app starts."
     )
@@ -78,6 +88,46 @@ class Settings(BaseSettings):
     rate_limit_moves: str = Field(default="120/minute", description="Moves per client.")
     rate_limit_claims: str = Field(default="20/minute", description="Forfeit claims per client.")
     rate_limit_imports: str = Field(default="10/minute", description="PDN imports per client.")
+    rate_limit_actions: str = Field(
+        default="60/minute", description="Draw, resign and rematch actions per client."
+    )
+    rate_limit_links: str = Field(
+        default="10/minute", description="Device links made or redeemed per client."
+    )
+    max_games_per_room: int = Field(
+        default=50, ge=1, description="Games a room may hold; a rematch past it is refused."
+    )
+    join_retry_seconds: int = Field(
+        default=120,
+        ge=0,
+        description="How long a join sent with an Idempotency-Key may be retried (0: never).",
+    )
+    live_streams_max: int = Field(
+        default=2000, ge=1, description="Live event streams one process holds open."
+    )
+    live_streams_per_client: int = Field(
+        default=32, ge=1, description="Live event streams one client address may hold open."
+    )
+    live_keepalive_seconds: float = Field(
+        default=15.0, gt=0, description="A comment is sent on a stream idle this long."
+    )
+    live_stream_seconds: float = Field(
+        default=600.0, gt=0, description="A stream ends after this long (the client resumes)."
+    )
+    http_header_timeout: float = Field(
+        default=10.0, gt=0, description="Seconds a client has to send a request's headers."
+    )
+    http_body_timeout: float = Field(
+        default=20.0, gt=0, description="Seconds a client has to send a request's body."
+    )
+    http_keepalive_timeout: int = Field(
+        default=5, ge=1, description="Seconds an idle kept-alive connection stays open."
+    )
+    http_limit_concurrency: int = Field(
+        default=4000,
+        ge=10,
+        description="Connections (and requests) a server process takes before answering 503.",
+    )
     computer_workers: int = Field(
         default=2, ge=1, le=64, description="Processes that compute the computer's replies."
     )
@@ -142,6 +192,24 @@ class Settings(BaseSettings):
     notify_timeout_seconds: float = Field(
         default=10.0, gt=0, description="Time limit of one push or mail delivery."
     )
+    computer_thinking_per_client: int = Field(
+        default=1, ge=1, description="The computer's searches one client may have running at once."
+    )
+    computer_queue_per_client: int = Field(
+        default=8, ge=1, description="The computer's replies one client may have waiting (429)."
+    )
+    computer_queue_max: int = Field(
+        default=64, ge=1, description="The computer's replies waiting in all (503 when full)."
+    )
+    retain_days: float | None = Field(
+        default=None,
+        gt=0,
+        description="Finished and expired rooms are deleted this long after their last "
+        "activity; unset: kept forever.",
+    )
+    retention_batch_size: int = Field(
+        default=100, ge=1, description="Rooms deleted per retention transaction."
+    )
     bench_endpoints: bool = Field(
         default=False, description="Serve the load benchmark's floor endpoint (never in prod)."
     )
@@ -154,6 +222,18 @@ class Settings(BaseSettings):
             if value.startswith(prefix):
                 return "postgresql+psycopg://" + value[len(prefix) :]
         return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        from .proxies import parse_networks
+
+        parse_networks(value)  # refuse a malformed list at start-up, naming the entry
+        return value
+
+    @property
+    def retain(self) -> timedelta | None:
+        return timedelta(days=self.retain_days) if self.retain_days is not None else None
 
     @property
     def claim_after(self) -> timedelta:

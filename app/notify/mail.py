@@ -94,5 +94,8 @@ def start_mails(
     try:
         send_mail(ctx.settings, to=address, subject="Confirm your address", text=text)
     except MailError as exc:
-        raise MailUnavailable("the confirmation mail could not be sent: try again later") from exc
+        raise MailUnavailable(
+            "the confirmation mail could not be sent: try again later",
+            retry_after=ctx.settings.retry_after_seconds,
+        ) from exc
     return state

@@ -7,7 +7,15 @@ Each is a `ServiceError` of one category (`app.core.errors`), which fixes its HT
 
 from __future__ import annotations
 
-from app.core.errors import Conflict, Forbidden, InvalidInput, NotFound, Unauthenticated
+from app.core.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    TooManyRequests,
+    Unauthenticated,
+    Unavailable,
+)
 from app.core.errors import ServiceError as RoomError
 
 __all__ = [
@@ -16,6 +24,7 @@ __all__ = [
     "ClaimNotOpen",
     "Conflict",
     "Forbidden",
+    "GameLimit",
     "GameNotFound",
     "GameNotOver",
     "GameOver",
@@ -33,8 +42,12 @@ __all__ = [
     "RoomFull",
     "RoomNotFound",
     "StalePly",
+    "StreamsFull",
     "TokenRequired",
+    "TooManyRequests",
+    "TooManyStreams",
     "Unauthenticated",
+    "Unavailable",
     "UnknownRuleSet",
     "WaitingForOpponent",
     "WrongToken",
@@ -75,6 +88,10 @@ class GameOver(Conflict):
 
 class GameNotOver(Conflict):
     code = "game_not_over"
+
+
+class GameLimit(Conflict):
+    code = "game_limit"
 
 
 class NotYourTurn(Conflict):
@@ -127,3 +144,11 @@ class PositionDecided(InvalidInput):
     """A start position with nothing left to play: no legal move, or the game over."""
 
     code = "position_decided"
+
+
+class TooManyStreams(TooManyRequests):
+    code = "too_many_streams"
+
+
+class StreamsFull(Unavailable):
+    code = "streams_full"

@@ -3,12 +3,14 @@
 On PostgreSQL each event's insert runs `pg_notify` in the inserting transaction, so the
 notice is delivered to every listening process only if, and when, that transaction
 commits (a refused or rolled-back action announces nothing). SQLite has no such channel:
-the inserted versions are remembered on the session and handed to this process's
-listeners after the commit (`LocalNotices`).
+the notices are kept on the session, with the savepoints they were made in, and handed
+to this process's listeners when the whole transaction commits (`LocalNotices`); the
+notices of a savepoint rolled back are dropped with it.
 
-A notice carries the event itself when it fits in a notification; a listener that misses
-one (or gets one without the event) reads the record from the database, which stays the
-only source of truth.
+A notice carries the event itself (on PostgreSQL when it fits in a notification), so a
+process fans it out to all its viewers without reading anything; its SSE frame is encoded
+once (`Notice.frame`). A listener that misses one, or gets one without the event, reads
+the record from the database, which stays the only source of truth.
 """
 
 from __future__ import annotations
@@ -17,18 +19,23 @@ import json
 import threading
 import weakref
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import bindparam, event, func, insert
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
 from .models import Event, EventKind
 from .schemas import EventOut
 from .state import GameState
 
 CHANNEL = "room_events"
+# Versions are INTEGER columns: a client's resume point beyond this is refused, not sent
+# to the database (which would fail on it).
+MAX_VERSION = 2**31 - 1
 # PostgreSQL refuses payloads of 8000 bytes or more; bigger events go by version only.
 MAX_PAYLOAD = 7900
 _PENDING = "checkers_live_pending"
@@ -41,6 +48,17 @@ class Notice:
     room_id: str
     version: int
     event: dict[str, Any] | None = None
+
+    @cached_property
+    def frame(self) -> bytes:
+        """The event as one Server-Sent Events frame (built once, sent to every viewer)."""
+        assert self.event is not None
+        return sse_frame(self.event)
+
+
+def sse_frame(event: dict[str, Any]) -> bytes:
+    data = json.dumps(event, separators=(",", ":"), default=str)
+    return f"id: {event['version']}\ndata: {data}\n\n".encode()
 
 
 def event_payload(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -93,11 +111,79 @@ def append_event(
     if connection.dialect.name == "postgresql":
         notice = Notice(room.id, room.version, event_payload(row))
         connection.execute(_INSERT_AND_NOTIFY, {**row, "payload": encode(notice)})
+        holder = answering.get()
+        if holder is not None:
+            holder.expect(notice)
         return
     connection.execute(_INSERT, row)
-    # Without the event: a savepoint rolled back later could drop this row, so the
-    # listeners read what was really committed.
-    session.info.setdefault(_PENDING, []).append(Notice(room.id, room.version))
+    session.info.setdefault(_PENDING, []).append(
+        (Notice(room.id, room.version, event_payload(row)), _savepoints(session))
+    )
+
+
+def _savepoints(session: Session) -> tuple[SessionTransaction, ...]:
+    """The savepoints open in `session` now, innermost first."""
+    found = []
+    transaction = session.get_nested_transaction()
+    while transaction is not None:
+        if transaction.nested:
+            found.append(transaction)
+        transaction = transaction.parent
+    return tuple(found)
+
+
+# --- answer first ----------------------------------------------------------------------
+
+
+class Answering:
+    """The notices of the events a request commits, held in this process until its answer
+    is sent (`app.rooms.live.AnswerFirstMiddleware`): on SQLite handed over by the commit
+    hook, on PostgreSQL claimed when they come back through LISTEN."""
+
+    _expected: dict[tuple[str, int], Answering] = {}
+    _registry_lock = threading.Lock()
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._notices: list[Notice] = []
+        self._keys: list[tuple[str, int]] = []
+        self._open = True
+
+    def hold(self, notice: Notice) -> bool:
+        """Keep `notice` for later; False once the answer has gone (send it now)."""
+        with self._lock:
+            if self._open:
+                self._notices.append(notice)
+            return self._open
+
+    def expect(self, notice: Notice) -> None:
+        """This request made `notice`'s event; its NOTIFY will come back to this process."""
+        key = (notice.room_id, notice.version)
+        with Answering._registry_lock:
+            Answering._expected[key] = self
+        with self._lock:
+            self._keys.append(key)
+
+    @classmethod
+    def claim(cls, notice: Notice) -> bool:
+        """Hold a notice that came back while the request that made it is being answered."""
+        with cls._registry_lock:
+            holder = cls._expected.get((notice.room_id, notice.version))
+        return holder is not None and holder.hold(notice)
+
+    def release(self) -> list[Notice]:
+        """The answer has gone: stop holding; the notices held so far, to send now."""
+        with self._lock:
+            self._open = False
+            notices, self._notices = self._notices, []
+            keys, self._keys = self._keys, []
+        with Answering._registry_lock:
+            for key in keys:
+                Answering._expected.pop(key, None)
+        return notices
+
+
+answering: ContextVar[Answering | None] = ContextVar("checkers_answering", default=None)
 
 
 # --- in-process delivery (SQLite) -------------------------------------------------------
@@ -113,7 +199,7 @@ class LocalNotices:
         self._listeners: dict[int, Listener] = {}
         self._lock = threading.Lock()
         event.listen(factory, "after_commit", self._deliver)
-        event.listen(factory, "after_rollback", self._forget)
+        event.listen(factory, "after_soft_rollback", self._forget)
 
     def add(self, listener: Listener) -> int:
         """Start calling `listener`; returns a handle for `remove`."""
@@ -127,18 +213,27 @@ class LocalNotices:
             self._listeners.pop(handle, None)
 
     def _deliver(self, session: Session) -> None:
-        notices: list[Notice] = session.info.pop(_PENDING, [])
-        if not notices:
+        if session.in_nested_transaction():
+            return  # a savepoint released: its notices wait for the whole transaction
+        pending: list[tuple[Notice, Any]] = session.info.pop(_PENDING, [])
+        if not pending:
             return
         with self._lock:
             targets = list(self._listeners.values())
-        for notice in notices:
+        for notice, _ in pending:
             for listener in targets:
                 listener(notice)
 
     @staticmethod
-    def _forget(session: Session) -> None:
-        session.info.pop(_PENDING, None)
+    def _forget(session: Session, transaction: SessionTransaction) -> None:
+        """A rollback drops the notices made inside what it undid."""
+        if not transaction.nested:
+            session.info.pop(_PENDING, None)
+            return
+        pending: list[tuple[Notice, tuple[SessionTransaction, ...]]] = session.info.get(
+            _PENDING, []
+        )
+        pending[:] = [(n, inside) for n, inside in pending if transaction not in inside]
 
 
 _local: weakref.WeakKeyDictionary[sessionmaker[Session], LocalNotices] = weakref.WeakKeyDictionary()

@@ -1,9 +1,14 @@
-"""The deadline sweep: opens forfeit claims and expires rooms.
+"""The deadline sweep: opens forfeit claims, expires rooms, and (with `RETAIN_DAYS`)
+deletes the finished and expired rooms whose last activity is older than that.
 
 Deadlines are data (each room's indexed `next_check_at`), so the sweep only reads rooms
 that are due, and a restart loses nothing: the next sweep catches up. Batches are claimed
 with `FOR UPDATE SKIP LOCKED`, so several sweepers (instances) never act on one room twice,
 and every action re-checks the room's state under its lock (idempotent).
+
+Retention deletes a batch of rooms per transaction, found by the index on (status,
+last activity); the database cascades the delete to their seats, games, moves, offers,
+events and device links.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import time
 from datetime import datetime
 
 from apscheduler.schedulers.base import BaseScheduler
-from sqlalchemy import Select, select, tuple_
+from sqlalchemy import Select, delete, select, tuple_
 from sqlalchemy.orm import Session
 
 from app.core.clock import Clock
@@ -23,7 +28,7 @@ from app.core.jobs import add_periodic
 from app.core.logging import log_fields
 from app.core.settings import Settings
 
-from .models import Game, Offer, OfferStatus, Room
+from .models import Game, Offer, OfferStatus, Room, RoomStatus
 from .service import apply_due_deadlines, leave
 from .state import GameState
 
@@ -81,7 +86,8 @@ def sweep_batch(session: Session, *, limit: int, ctx: Context) -> int:
 
 
 def sweep(database: Database, clock: Clock, settings: Settings) -> int:
-    """Apply every deadline due now; returns how many rooms were handled."""
+    """Apply every deadline due now, then the retention; returns how many rooms had a
+    deadline applied."""
     started = time.perf_counter()
     ctx = Context(clock.now(), settings)
     total = 0
@@ -93,6 +99,50 @@ def sweep(database: Database, clock: Clock, settings: Settings) -> int:
             break
     if total:
         log_fields(log, "sweep", rooms=total, ms=round((time.perf_counter() - started) * 1000, 1))
+    purge(database, ctx)
+    return total
+
+
+DONE = (RoomStatus.FINISHED, RoomStatus.EXPIRED)
+
+
+def purge_batch(session: Session, *, limit: int, ctx: Context) -> int:
+    """Delete up to `limit` finished or expired rooms idle for longer than the retention
+    (with everything they hold); returns how many."""
+    retain = ctx.settings.retain
+    assert retain is not None
+    with session.begin():
+        ids = list(
+            session.scalars(
+                select(Room.id)
+                .where(Room.status.in_(DONE), Room.last_active_at < ctx.now - retain)
+                .order_by(Room.last_active_at)
+                .limit(limit)
+                .with_for_update(skip_locked=True)
+            )
+        )
+        if ids:
+            # Re-checked in the statement: a room locked above cannot have changed since.
+            session.execute(delete(Room).where(Room.id.in_(ids), Room.status.in_(DONE)))
+        return len(ids)
+
+
+def purge(database: Database, ctx: Context) -> int:
+    """Apply the retention (`RETAIN_DAYS`; nothing without it); returns rooms deleted."""
+    if ctx.settings.retain is None:
+        return 0
+    started = time.perf_counter()
+    batch, total = ctx.settings.retention_batch_size, 0
+    while True:
+        with database.session() as session:
+            count = purge_batch(session, limit=batch, ctx=ctx)
+        total += count
+        if count < batch:
+            break
+    if total:
+        log_fields(
+            log, "retention", rooms=total, ms=round((time.perf_counter() - started) * 1000, 1)
+        )
     return total
 
 

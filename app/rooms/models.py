@@ -158,6 +158,8 @@ class Delivery(enum.StrEnum):
 
 class Room(Base):
     __tablename__ = "rooms"
+    # The retention sweep finds finished and expired rooms by their last activity.
+    __table_args__ = (Index("ix_rooms_status_last_active_at", "status", "last_active_at"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     rule_set: Mapped[str] = mapped_column(String(16))
@@ -199,6 +201,11 @@ class Seat(Base):
     # The seat has conditional moves (or a note about dropped ones) in its current game.
     planned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # A join sent with an Idempotency-Key: the key's hash and the seat's token sealed with
+    # the key, so that a retry with the same key (only) gets the same token back, once,
+    # within JOIN_RETRY_SECONDS. Both are cleared by that retry.
+    join_key_hash: Mapped[str | None] = mapped_column(String(64))
+    join_sealed: Mapped[str | None] = mapped_column(String(128))
 
     room: Mapped[Room] = relationship(back_populates="seats")
 

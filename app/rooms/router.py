@@ -13,17 +13,26 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response, status
 from fastapi.params import Depends as DependsParam
-from fastapi.responses import PlainTextResponse, StreamingResponse
+from fastapi.responses import PlainTextResponse
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.core.context import Context
-from app.core.deps import BaseUrlDep, ContextDep, DatabaseDep, SessionDep, TokenDep, get_token
-from app.core.responses import ModelResponse
+from app.core.deps import (
+    BaseUrlDep,
+    ClientDep,
+    ContextDep,
+    DatabaseDep,
+    SessionDep,
+    TokenDep,
+    get_token,
+)
+from app.core.responses import ModelResponse, no_store
 from app.engine import RULE_SETS, Board, EngineError
 
 from . import errors, planning, service, subscriptions
-from .live import stream
+from .events import MAX_VERSION
+from .live import LiveResponse, stream
 from .pdn import export_game
 from .runtime import RoomsRuntime, RuntimeDep
 from .schemas import (
@@ -65,18 +74,24 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {
 @dataclass(frozen=True, slots=True)
 class Acting:
     """What a seat action's route works with: the session, the seat's token, the
-    request's context, the base of share links and the app's rooms runtime."""
+    request's context, the base of share links, the app's rooms runtime and the client's
+    address."""
 
     session: Session
     token: str | None
     ctx: Context
     base_url: str
     runtime: RoomsRuntime
+    client: str
+
+    def admit(self, state: GameState) -> None:
+        """The app's hooks may refuse the action before it is taken (the computer's queue)."""
+        self.runtime.admit(state, self.client)
 
     def answer(self, state: GameState) -> Response:
         """The room as the acting seat now sees it; the app's hooks (the computer player)
         hear of the action first."""
-        self.runtime.acted(state)
+        self.runtime.acted(state, self.client)
         return ModelResponse(build_view(state, ctx=self.ctx, base_url=self.base_url))
 
 
@@ -88,9 +103,10 @@ def acting(token_from: Callable[..., Any]) -> Any:
         ctx: ContextDep,
         base: BaseUrlDep,
         runtime: RuntimeDep,
+        client: ClientDep,
         token: str | None = Depends(token_from),
     ) -> Acting:
-        return Acting(session, token, ctx, base, runtime)
+        return Acting(session, token, ctx, base, runtime, client)
 
     return Depends(dependency)
 
@@ -132,6 +148,7 @@ def add_action_routes(
             expected_ply=body.expected_ply,
             ctx=act.ctx,
             in_tradition=body.notation == "tradition",
+            admit=act.admit,
         )
         return act.answer(state)
 
@@ -143,7 +160,12 @@ def add_action_routes(
     def draw(body: ActionIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
         return act.answer(
             service.draw_action(
-                act.session, room_id=room_id, token=act.token, action=body.action, ctx=act.ctx
+                act.session,
+                room_id=room_id,
+                token=act.token,
+                action=body.action,
+                ctx=act.ctx,
+                admit=act.admit,
             )
         )
 
@@ -155,7 +177,12 @@ def add_action_routes(
     def rematch(body: ActionIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
         return act.answer(
             service.rematch_action(
-                act.session, room_id=room_id, token=act.token, action=body.action, ctx=act.ctx
+                act.session,
+                room_id=room_id,
+                token=act.token,
+                action=body.action,
+                ctx=act.ctx,
+                admit=act.admit,
             )
         )
 
@@ -272,11 +299,12 @@ def position_moves(
     summary="Create a room, from the standard start or a FEN; the creator plays the drums",
 )
 def create_room(
-    body: CreateRoomIn, session: SessionDep, ctx: ContextDep, base: BaseUrlDep
+    body: CreateRoomIn, response: Response, session: SessionDep, ctx: ContextDep, base: BaseUrlDep
 ) -> SeatGrant:
     granted = service.create_room(
         session, rule_set=body.rule_set, name=body.name, first_fen=body.fen, ctx=ctx
     )
+    no_store(response)
     return grant_view(granted, ctx=ctx, base_url=base)
 
 
@@ -304,14 +332,27 @@ def get_room(
     summary="Take the open seat (the tires in game 1)",
 )
 def join_room(
+    response: Response,
     session: SessionDep,
     ctx: ContextDep,
     base: BaseUrlDep,
     body: JoinIn | None = None,
     room_id: str = RoomId,
+    idempotency_key: str | None = Header(
+        default=None,
+        min_length=16,
+        max_length=128,
+        pattern=r"^[\x21-\x7e]+$",
+        description="A secret the client picks (a UUID, say): a join whose answer was lost "
+        "may be sent again with the same key, within a short window, and gets the same "
+        "seat's token once.",
+    ),
 ) -> SeatGrant:
     name = body.name if body else None
-    granted = service.join_room(session, room_id=room_id, name=name, ctx=ctx)
+    granted = service.join_room(
+        session, room_id=room_id, name=name, ctx=ctx, retry_key=idempotency_key
+    )
+    no_store(response)
     return grant_view(granted, ctx=ctx, base_url=base)
 
 
@@ -342,22 +383,25 @@ def game_pdn(
     "/rooms/{room_id}/games/{number}",
     response_model=GameRecordOut,
     responses=_REFUSALS,
-    summary="A game of the room in full (moves, result): to replay an earlier game",
+    summary="A game of the room in full: its moves and result (the room view lists summaries)",
 )
 def game_record(
     session: SessionDep, room_id: str = RoomId, number: int = Path(ge=1, le=1_000_000)
-) -> GameRecordOut:
+) -> Response:
     room, game, moves = service.read_game(session, room_id=room_id, number=number)
-    return game_record_out(room, game, moves)
+    return ModelResponse(game_record_out(room, game, moves))
 
 
 def _resume_point(after: int, last_event_id: str | None) -> int:
-    """`Last-Event-ID` (a reconnecting EventSource) wins over `after`."""
+    """`Last-Event-ID` (a reconnecting EventSource) wins over `after`. Only ASCII digits
+    make a version: `str.isdigit` also accepts superscripts and other scripts' digits."""
     if last_event_id is None or not last_event_id.strip():
         return after
     value = last_event_id.strip()
-    if not value.isdigit() or len(value) > 9:
-        raise errors.InvalidInput("Last-Event-ID must be the version of an event (a whole number)")
+    if not (value.isascii() and value.isdigit()) or int(value) > MAX_VERSION:
+        raise errors.InvalidInput(
+            f"Last-Event-ID must be the version of an event (a whole number up to {MAX_VERSION})"
+        )
     return int(value)
 
 
@@ -371,6 +415,8 @@ def _resume_point(after: int, last_event_id: str | None) -> int:
             "content": {"text/event-stream": {}},
         },
         **{code: {"model": ErrorOut} for code in (403, 404, 422)},
+        429: {"model": ErrorOut, "description": "This client holds its share of live streams"},
+        503: {"model": ErrorOut, "description": "Database unavailable, or streams full here"},
     },
     summary="The room's event record: a JSON page, or live as Server-Sent Events",
 )
@@ -379,10 +425,17 @@ async def room_events(
     token: TokenDep,
     database: DatabaseDep,
     runtime: RuntimeDep,
+    ctx: ContextDep,
+    client: ClientDep,
     room_id: str = Path(min_length=1, max_length=64, description="The room's id."),
-    after: int = Query(default=0, ge=0, description="Start after this version."),
+    after: int = Query(default=0, ge=0, le=MAX_VERSION, description="Start after this version."),
     limit: int = Query(default=100, ge=1, le=500, description="JSON page size."),
-    last_event_id: str | None = Header(default=None, max_length=32),
+    last_event_id: str = Header(
+        default="",
+        max_length=32,
+        description="The version of the last event received (browsers resend it "
+        "themselves when they reconnect); wins over `after`.",
+    ),
 ) -> Any:
     """Anyone with the room id may watch; a seat's bearer token is accepted (and must be
     right). Events carry no secrets."""
@@ -400,8 +453,5 @@ async def room_events(
                 return service.read_events(session, room_id=room_id, after=start, limit=limit)
 
         return await run_in_threadpool(page)
-    return StreamingResponse(
-        stream(runtime.hub, room_id, start),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    release = runtime.hub.reserve(client, ctx.settings)
+    return LiveResponse(stream(runtime.hub, room_id, start, settings=ctx.settings), release)

@@ -1,5 +1,7 @@
 """What the rooms routes need from the running app, registered once by the app factory:
-the live-event hub and the hooks told after every room action (the computer player)."""
+the live-event hub, the hooks asked before a seat action that may owe the computer a
+reply (its queue's admission) and those told after every room action (the computer
+player), each with the acting client's address."""
 
 from __future__ import annotations
 
@@ -12,18 +14,26 @@ from fastapi import Depends, FastAPI, Request
 from .live import Hub
 from .state import GameState
 
-AfterAction = Callable[[GameState], None]
+AfterAction = Callable[[GameState, str | None], None]
+# Raises a `ServiceError` to refuse the action; it runs under the room's lock.
+BeforeAction = Callable[[GameState, str], None]
 
 
 @dataclass
 class RoomsRuntime:
     hub: Hub
     after_action: list[AfterAction] = field(default_factory=list)
+    before_action: list[BeforeAction] = field(default_factory=list)
 
-    def acted(self, state: GameState) -> None:
+    def admit(self, state: GameState, client: str) -> None:
+        """Ask the hooks whether `client` may take this action now (they may refuse)."""
+        for hook in self.before_action:
+            hook(state, client)
+
+    def acted(self, state: GameState, client: str | None = None) -> None:
         """Tell the hooks that a room action has committed."""
         for hook in self.after_action:
-            hook(state)
+            hook(state, client)
 
 
 def install(app: FastAPI, runtime: RoomsRuntime) -> None:

@@ -342,19 +342,25 @@ class GameSummaryOut(BaseModel):
     status: GameStatusName
     plies: int
     result: ResultOut | None
+    url: str = Field(description="The game in full, as JSON (`GET /api/rooms/{id}/games/{n}`).")
     pdn_url: str
 
 
 class GameRecordOut(BaseModel):
-    """A game of the room, in full: for replaying an earlier game."""
+    """One game of a room in full, fetched on demand (the room view carries the current
+    game and only summaries of the others): to replay an earlier game."""
 
+    room_id: str
     number: int
     drums_seat: SeatRole
+    tires_seat: SeatRole
     status: GameStatusName
-    start_fen: str = Field(description="The position the game started from.")
+    start_fen: str = Field(description="The position the game started from (engine FEN).")
     start_position: str | None = Field(
         description="A set-up start as the tradition writes its FEN (null: the standard start)."
     )
+    fen: str = Field(description="The position at the end of the moves.")
+    ply: int
     moves: list[PlayedMoveOut]
     result: ResultOut | None
     started_at: datetime | None
@@ -382,7 +388,10 @@ class RoomView(BaseModel):
     you: YouOut | None
     game: GameOut
     offers: list[OfferOut] = Field(description="Pending offers.")
-    games: list[GameSummaryOut] = Field(description="Every game of the room, oldest first.")
+    games: list[GameSummaryOut] = Field(
+        description="A summary of every game of the room, oldest first (at most "
+        "MAX_GAMES_PER_ROOM); each game in full at its `url`."
+    )
     score: ScoreOut = Field(description="Per seat: 1 a win, 1/2 a draw.")
     claim_opens_at: datetime | None = Field(
         description="When the waiting player may claim a forfeit (game in progress)."

@@ -19,6 +19,33 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def retry_key_hash(room_id: str, key: str) -> str:
+    """What is stored of a join's Idempotency-Key."""
+    return hashlib.sha256(f"join-retry:{room_id}:{key}".encode()).hexdigest()
+
+
+def _keystream(room_id: str, key: str) -> bytes:
+    return hmac.new(key.encode("utf-8"), f"join-seal:{room_id}".encode(), "sha512").digest()
+
+
+def seal_token(token: str, *, room_id: str, key: str) -> str:
+    """The token masked with a stream only the key can rebuild (the key is not stored)."""
+    raw = token.encode("ascii")
+    stream = _keystream(room_id, key)
+    assert len(raw) <= len(stream)
+    return bytes(a ^ b for a, b in zip(raw, stream, strict=False)).hex()
+
+
+def unseal_token(sealed: str, *, room_id: str, key: str) -> str | None:
+    """The sealed token, or None if `sealed` is not a token sealed with this key."""
+    try:
+        masked = bytes.fromhex(sealed)
+        raw = bytes(a ^ b for a, b in zip(masked, _keystream(room_id, key), strict=False))
+        return raw.decode("ascii")
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
 def new_room_id() -> str:
     """128 random bits, URL-safe: unguessable."""
     return secrets.token_urlsafe(16)

@@ -10,10 +10,12 @@ effects found on the way are still kept).
 
 from __future__ import annotations
 
+import hmac
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import insert, select
@@ -21,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from app.ai import Level
 from app.core.context import Context
+from app.core.db import read_transaction
 from app.core.logging import log_fields
 from app.engine import (
     RULE_SETS,
@@ -55,12 +58,24 @@ from .models import (
 from .policy import Deadline
 from .positions import read_start, start_board
 from .schemas import EventOut, EventsOut
-from .seats import hash_token, identify, new_room_id, new_token
+from .seats import (
+    hash_token,
+    identify,
+    new_room_id,
+    new_token,
+    retry_key_hash,
+    seal_token,
+    unseal_token,
+)
 from .state import GameState, MoveRecord, load_state, lock_room
 
 log = logging.getLogger("checkers.game")
 
 _INSERT_MOVE = insert(Move)
+
+
+# Asked before an action that may owe the computer a reply; raises a RoomError to refuse.
+Admission = Callable[[GameState], None]
 
 
 @dataclass
@@ -315,15 +330,57 @@ def create_room(
     return Granted(state, token)
 
 
-def join_room(session: Session, *, room_id: str, ctx: Context, name: str | None = None) -> Granted:
-    """Take the open seat; the game starts at once."""
+def join_room(
+    session: Session,
+    *,
+    room_id: str,
+    ctx: Context,
+    name: str | None = None,
+    retry_key: str | None = None,
+) -> Granted:
+    """Take the open seat; the game starts at once.
+
+    With `retry_key` (a client's Idempotency-Key) a join whose answer was lost can be sent
+    again: within `join_retry_seconds` the same key gets the same seat's token back, once.
+    Any other second join is refused, as without a key.
+    """
     token = new_token()
     with locked_room(session, room_id=room_id, ctx=ctx) as state:
+        if retry_key is not None and (again := _join_again(state, retry_key, ctx)) is not None:
+            return again
         state.require_open()
         if state.room.status != RoomStatus.WAITING:
             raise errors.RoomFull("both seats of this room are taken")
-        state.seat = _seat_opponent(session, state, ctx, token_hash=hash_token(token), name=name)
+        seat = _seat_opponent(session, state, ctx, token_hash=hash_token(token), name=name)
+        if retry_key is not None and ctx.settings.join_retry_seconds > 0:
+            seat.join_key_hash = retry_key_hash(room_id, retry_key)
+            seat.join_sealed = seal_token(token, room_id=room_id, key=retry_key)
+        state.seat = seat
         return Granted(state, token)
+
+
+def _join_again(state: GameState, key: str, ctx: Context) -> Granted | None:
+    """The answer to a join retried with its key, if this room's joiner took the seat with
+    it within the window and still holds the token; the retry spends the key."""
+    room = state.room
+    window = timedelta(seconds=ctx.settings.join_retry_seconds)
+    digest = retry_key_hash(room.id, key)
+    for seat in room.seats:
+        if seat.join_key_hash is None or seat.join_sealed is None:
+            continue
+        if (
+            not hmac.compare_digest(seat.join_key_hash, digest)
+            or ctx.now >= seat.joined_at + window
+        ):
+            continue
+        token = unseal_token(seat.join_sealed, room_id=room.id, key=key)
+        seat.join_key_hash = seat.join_sealed = None
+        if token is None or seat.token_hash != hash_token(token):
+            return None  # the seat has moved to another device since
+        state.seat = seat
+        log_fields(log, "join_retried", room=room.id, seat=seat.role)
+        return Granted(state, token)
+    return None
 
 
 def rename_seat(
@@ -377,12 +434,13 @@ def play_move(
     expected_ply: int,
     ctx: Context,
     in_tradition: bool = False,
+    admit: Admission | None = None,
 ) -> GameState:
     """Play `move` for the token's seat at the game's ply `expected_ply`; a resend of the
     move this seat just played changes nothing. `move` is in the engine's notation, or
     with `in_tradition` in the rule set's own (its numbers or its board's names). Raises
     TokenRequired, WrongToken, GameOver, StalePly, NotYourTurn, IllegalMove or
-    AmbiguousMove."""
+    AmbiguousMove, or what `admit` raises to refuse the move before it is played."""
     with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         seat = state.require_seat()
         if _is_resend(state, seat, move, expected_ply, in_tradition):
@@ -398,6 +456,8 @@ def play_move(
             raise errors.NotYourTurn(
                 f"it is not your turn: {game.turn.value} to move", turn=game.turn.value
             )
+        if admit is not None:
+            admit(state)
         record_move(session, state, seat=seat, move=move, ctx=ctx, in_tradition=in_tradition)
         return state
 
@@ -573,12 +633,20 @@ def _is_resend(
 
 
 def draw_action(
-    session: Session, *, room_id: str, token: str | None, action: OfferAction, ctx: Context
+    session: Session,
+    *,
+    room_id: str,
+    token: str | None,
+    action: OfferAction,
+    ctx: Context,
+    admit: Admission | None = None,
 ) -> GameState:
     """Offer a draw, or accept or decline the other player's offer."""
     with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         seat = state.require_seat()
         state.require_playing()
+        if admit is not None:
+            admit(state)
         if _offer_or_answer(session, state, seat, OfferKind.DRAW, action, ctx):
             append_event(
                 session,
@@ -600,7 +668,13 @@ def draw_action(
 
 
 def rematch_action(
-    session: Session, *, room_id: str, token: str | None, action: OfferAction, ctx: Context
+    session: Session,
+    *,
+    room_id: str,
+    token: str | None,
+    action: OfferAction,
+    ctx: Context,
+    admit: Admission | None = None,
 ) -> GameState:
     """Offer a rematch after a game, or answer the other player's offer. Accepting starts
     the next game in the room with the colours swapped."""
@@ -609,6 +683,14 @@ def rematch_action(
         state.require_open()
         if state.room.status != RoomStatus.FINISHED:
             raise errors.GameNotOver("a rematch can be offered only when the game is over")
+        if state.game.number >= ctx.settings.max_games_per_room:
+            raise errors.GameLimit(
+                f"this room has played its {ctx.settings.max_games_per_room} games: "
+                "open a new room to play again",
+                max_games=ctx.settings.max_games_per_room,
+            )
+        if admit is not None:
+            admit(state)
         if _offer_or_answer(session, state, seat, OfferKind.REMATCH, action, ctx):
             _start_next_game(session, state, ctx)
         return state
@@ -779,7 +861,7 @@ def _ended_by(
 def read_room(session: Session, *, room_id: str, token: str | None, ctx: Context) -> GameState:
     """The room as the token's holder (or a spectator) sees it. A deadline that has come
     is applied first, by a writer's transaction that then reads, even if no sweep ran."""
-    with session.begin():
+    with read_transaction(session):
         room = lock_room(session, room_id=room_id, read=True)
         if room.next_check_at is None or room.next_check_at > ctx.now:
             state = load_state(session, room)
@@ -794,7 +876,7 @@ def read_room(session: Session, *, room_id: str, token: str | None, ctx: Context
 
 def check_viewer(session: Session, *, room_id: str, token: str | None) -> None:
     """RoomNotFound for an unknown room; WrongToken for a token that opens no seat of it."""
-    with session.begin():
+    with read_transaction(session):
         room = session.get(Room, room_id)
         if room is None:
             raise errors.RoomNotFound("no room with this id")
@@ -803,7 +885,7 @@ def check_viewer(session: Session, *, room_id: str, token: str | None) -> None:
 
 def read_events(session: Session, *, room_id: str, after: int, limit: int) -> EventsOut:
     """Events with a version above `after`, oldest first."""
-    with session.begin():
+    with read_transaction(session):
         room = session.get(Room, room_id)
         if room is None:
             raise errors.RoomNotFound("no room with this id")
@@ -825,7 +907,7 @@ def read_events(session: Session, *, room_id: str, after: int, limit: int) -> Ev
 
 def read_game(session: Session, *, room_id: str, number: int) -> tuple[Room, Game, list[Move]]:
     """A game of the room with its moves, oldest first."""
-    with session.begin():
+    with read_transaction(session):
         room = session.get(Room, room_id)
         if room is None:
             raise errors.RoomNotFound("no room with this id")

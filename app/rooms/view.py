@@ -221,17 +221,25 @@ def position_moves_out(rule_set: str, board: Board) -> PositionMovesOut:
     return PositionMovesOut(fen=board.fen(), turn=board.turn, moves=moves)
 
 
+def game_url(room_id: str, number: int) -> str:
+    return f"/api/rooms/{room_id}/games/{number}"
+
+
 def pdn_url(room_id: str, number: int) -> str:
-    return f"/api/rooms/{room_id}/games/{number}.pdn"
+    return f"{game_url(room_id, number)}.pdn"
 
 
 def game_record_out(room: Room, game: Game, moves: Sequence[Played]) -> GameRecordOut:
     return GameRecordOut(
+        room_id=room.id,
         number=game.number,
         drums_seat=game.drums_seat,
+        tires_seat=game.seat_of(Side.TIRES),
         status=game.status.label,
         start_fen=game.start_fen or Board(room.rule_set).fen(),
         start_position=start_position_of(room.rule_set, game),
+        fen=game.fen,
+        ply=game.ply,
         moves=moves_out(room.rule_set, game, moves),
         result=result_out(game),
         started_at=game.started_at,
@@ -342,6 +350,7 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
                 status=g.status.label,
                 plies=g.ply,
                 result=result_out(g),
+                url=game_url(room.id, g.number),
                 pdn_url=pdn_url(room.id, g.number),
             )
             for g in games

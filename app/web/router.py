@@ -25,7 +25,7 @@ from app.computer import service as computer
 from app.computer.router import ComputerGameIn
 from app.core.context import Context
 from app.core.deps import BaseUrlDep, ContextDep, SessionDep
-from app.core.responses import ModelResponse
+from app.core.responses import ModelResponse, no_store
 from app.engine import RULE_SETS
 from app.imports import service as imports
 from app.imports.view import imported_game_out
@@ -95,7 +95,7 @@ def _seated(request: Request, response: Response, granted: Granted) -> Response:
     """`response` with the granted seat's token kept in the room's cookie (never handed to
     the page)."""
     set_seat_cookie(request, response, granted.room_id, granted.token)
-    return response
+    return no_store(response)
 
 
 def _created(request: Request, granted: Granted) -> Response:
@@ -246,20 +246,21 @@ for add_routes in (add_action_routes, add_mail_routes):
     )
 
 
-@router.post("/r/{room_id}/device-link", dependencies=[SameOrigin])
+@router.post("/r/{room_id}/device-link", dependencies=[SameOrigin], response_model=DeviceLinkOut)
 def device_link(
     session: SessionDep,
     ctx: ContextDep,
     base: BaseUrlDep,
     token: TokenFromCookie,
     room_id: str = RoomId,
-) -> DeviceLinkOut:
+) -> Response:
     """A private one-time link that moves this seat to another browser. The secret rides
     in the URL fragment, which browsers never send to a server or in a Referer."""
     secret, expires = transfers.create_transfer(session, room_id=room_id, token=token, ctx=ctx)
-    return DeviceLinkOut(
+    link = DeviceLinkOut(
         url=f"{base.rstrip('/')}/r/{room_id}#continue={secret}", expires_at=expires
     )
+    return no_store(ModelResponse(link))
 
 
 @router.post("/r/{room_id}/continue", dependencies=[SameOrigin])

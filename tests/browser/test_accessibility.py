@@ -14,9 +14,7 @@ from .test_room_page import _create, _join, _tap
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
-def test_no_page_has_an_accessibility_violation(
-    browser: Any, server: str, axe_source: str
-) -> None:
+def test_no_page_has_an_accessibility_violation(browser: Any, server: str, axe_source: str) -> None:
     from playwright.sync_api import expect
 
     found: dict[str, list[dict[str, Any]]] = {}

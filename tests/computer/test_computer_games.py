@@ -206,7 +206,7 @@ def test_a_reply_owed_before_a_restart_is_made_on_start(
 ) -> None:
     # First server: the person moves, but the computer never gets to answer.
     app = create_app(settings, clock=clock, database=database)
-    app.state.computer.kick = lambda room_id: None  # the process dies before thinking
+    app.state.computer.kick = lambda room_id, client=None: None  # dies before thinking
     with TestClient(app) as c:
         room_id, token = start(c, "tamer")
         open_with_11_15(c, room_id, token)

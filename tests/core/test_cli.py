@@ -88,3 +88,17 @@ def test_serve_migrates_prints_the_url_and_answers(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_serve_refuses_several_workers_on_sqlite(tmp_path: Path) -> None:
+    """Live events cross no process boundary on SQLite: one process serves it."""
+    done = subprocess.run(
+        [*CHECKERS, "serve", "--workers", "2", "--port", "1"],
+        cwd=ROOT,
+        env=_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "SQLite is served by one process" in done.stderr

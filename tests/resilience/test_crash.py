@@ -1,12 +1,14 @@
 """Acceptance: the server is SIGKILLed while clients play; after a restart every
 acknowledged move is stored, none twice, every stored position equals the replay of its
-moves, and the clients finish their games by resending their submissions."""
+moves, and the clients finish their games by resending their submissions. On PostgreSQL
+and on the default set-up, a SQLite file (issue 14)."""
 
 from __future__ import annotations
 
 import random
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -24,14 +26,28 @@ from .harness import (
     play_one,
 )
 
-pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+pytestmark = [pytest.mark.slow]
 
 ROOMS = 6
 
 
-def test_sigkill_while_playing_loses_and_doubles_nothing(postgres, tmp_path: Path) -> None:
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def crash_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A migrated database for the crash: a SQLite file, or a scratch PostgreSQL one."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path}/crash.sqlite3"
+        upgrade(url)
+        yield url
+        return
+    postgres = request.getfixturevalue("postgres")
     url = postgres.create("checkers_crash")
     upgrade(url)
+    yield url
+    postgres.drop(url)
+
+
+def test_sigkill_while_playing_loses_and_doubles_nothing(crash_url: str, tmp_path: Path) -> None:
+    url = crash_url
     server = Instance(url, tmp_path / "server.log")
     server.start()
     retries = Retries()
@@ -74,5 +90,4 @@ def test_sigkill_while_playing_loses_and_doubles_nothing(postgres, tmp_path: Pat
     counts = check_stored(url, tables)
     assert counts["moves"] > before_restart
     assert assert_no_tokens([server.log], tables) > counts["moves"]
-    print(f"crash: {counts} ; failed attempts retried: {retries.failures}")
-    postgres.drop(url)
+    print(f"crash ({url.split(':')[0]}): {counts} ; failed attempts retried: {retries.failures}")

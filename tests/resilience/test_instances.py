@@ -157,6 +157,7 @@ def test_two_instances_share_one_database(postgres, tmp_path: Path) -> None:
         "CLAIM_AFTER_SECONDS": str(CLAIM_AFTER),
         "EXPIRE_AFTER_SECONDS": str(EXPIRE_AFTER),
         "REMATCH_WINDOW_SECONDS": str(EXPIRE_AFTER),
+        "LIVE_STREAMS_PER_CLIENT": "10000",  # every viewer here comes from 127.0.0.1
     }
     a = Instance(url, tmp_path / "a.log", **env)
     b = Instance(url, tmp_path / "b.log", **env)

@@ -21,6 +21,8 @@ LIMITS = {
     "rate_limit_join": "2/minute",
     "rate_limit_moves": "4/minute",
     "rate_limit_claims": "2/minute",
+    "rate_limit_actions": "3/minute",
+    "rate_limit_links": "2/minute",
 }
 SAME_ORIGIN = {"Origin": "http://testserver"}
 
@@ -110,6 +112,40 @@ def test_joins_moves_and_claims_are_limited_per_client(limited: Any, snapshot: S
     assert [carol.post(claim, headers=auth).status_code for _ in range(2)] == [409, 409]
     before = snapshot()
     _refused(carol.post(claim, headers=auth))
+    assert snapshot() == before
+
+
+def test_draw_resign_rematch_and_device_links_are_limited_per_client(
+    limited: Any, snapshot: Snapshot
+) -> None:
+    """349 resign/rematch cycles once grew one room's view to 99 KB: these seat actions
+    are limited like moves, on the API and on the page endpoints."""
+    alice, bob, carol = limited("10.0.2.1"), limited("10.0.2.2"), limited("10.0.2.3")
+    room = alice.post("/api/rooms", json={"rule_set": "english"}).json()
+    tires = bob.post(f"/api/rooms/{room['room_id']}/join").json()["token"]
+    base = f"/api/rooms/{room['room_id']}"
+    drums = {"Authorization": f"Bearer {room['token']}"}
+    tires_auth = {"Authorization": f"Bearer {tires}"}
+    assert alice.post(f"{base}/draw", json={"action": "offer"}, headers=drums).status_code == 200
+    assert (
+        alice.post(f"{base}/draw", json={"action": "decline"}, headers=tires_auth).status_code
+        == 200
+    )
+    assert alice.post(f"{base}/resign", headers=drums).status_code == 200
+    before = snapshot()
+    _refused(alice.post(f"{base}/rematch", json={"action": "offer"}, headers=drums))
+    _refused(alice.post(f"/r/{room['room_id']}/resign", headers=SAME_ORIGIN))
+    assert snapshot() == before
+    assert carol.post(f"{base}/rematch", json={"action": "offer"}, headers=drums).status_code == 200
+
+    page = carol.post("/r", json={"rule_set": "english"}, headers=SAME_ORIGIN).json()
+    links = [carol.post(f"/r/{page['room_id']}/device-link", headers=SAME_ORIGIN) for _ in range(2)]
+    assert [link.status_code for link in links] == [200, 200]
+    before = snapshot()
+    _refused(carol.post(f"/r/{page['room_id']}/device-link", headers=SAME_ORIGIN))
+    _refused(
+        carol.post(f"/r/{page['room_id']}/continue", json={"secret": "x" * 43}, headers=SAME_ORIGIN)
+    )
     assert snapshot() == before
 
 

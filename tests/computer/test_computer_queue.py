@@ -1,0 +1,150 @@
+"""Acceptance (issue 14): the computer's queue is fair and bounded. One client flooding
+the computer with games neither delays another client's reply beyond its level's budget
+(round robin, a per-client limit on searches running) nor grows the queue without end
+(429 for the client past its share, 503 when the queue is full, both with Retry-After,
+and nothing stored for a refused move)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.computer.runner import ComputerRunner
+from app.core.clock import ManualClock
+from app.core.db import Database
+from app.core.settings import Settings
+from app.main import create_app
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("computer")]
+
+BUDGET = 1.0  # Executive's seconds a move here
+MARGIN = 1.0
+
+
+@pytest.fixture
+def served(settings: Settings, clock: ManualClock, database: Database) -> Iterator[Any]:
+    """`served(**settings)` -> (app, client_for(address)); the first client runs the app's
+    lifespan, the others share it."""
+    opened: list[TestClient] = []
+
+    def start(**changes: Any) -> tuple[Any, Any]:
+        app = create_app(
+            settings.model_copy(
+                update={"computer_workers": 2, "computer_time_limit": BUDGET, **changes}
+            ),
+            clock=clock,
+            database=database,
+        )
+        owner = TestClient(app, raise_server_exceptions=False)
+        owner.__enter__()
+        opened.append(owner)
+
+        def client_for(address: str) -> TestClient:
+            return TestClient(app, raise_server_exceptions=False, client=(address, 50000))
+
+        return app, client_for
+
+    yield start
+    for client in opened:
+        client.__exit__(None, None, None)
+
+
+def _game(client: TestClient, level: str = "executive") -> tuple[str, dict[str, str]]:
+    answer = client.post("/api/computer-games", json={"rule_set": "english", "level": level})
+    assert answer.status_code == 201, answer.text
+    return answer.json()["room_id"], {"Authorization": f"Bearer {answer.json()['token']}"}
+
+
+def _open(client: TestClient, room: str, auth: dict[str, str]) -> Any:
+    return client.post(
+        f"/api/rooms/{room}/moves", json={"move": "11-15", "expected_ply": 0}, headers=auth
+    )
+
+
+def _ply(client: TestClient, room: str) -> int:
+    return int(client.get(f"/api/rooms/{room}").json()["game"]["ply"])
+
+
+def _until(check: Any, timeout: float, step: float = 0.02) -> float:
+    """Seconds until `check()` holds (AssertionError after `timeout`)."""
+    started = time.monotonic()
+    while not check():
+        if time.monotonic() - started > timeout:
+            raise AssertionError("not within the time allowed")
+        time.sleep(step)
+    return time.monotonic() - started
+
+
+def _settled(runner: ComputerRunner, running: int) -> None:
+    _until(lambda: runner.queue_state()["running"] == running, 5)
+
+
+def test_a_flood_of_games_from_one_client_does_not_delay_another(served: Any) -> None:
+    app, client_for = served()
+    flooder, player = client_for("10.4.0.1"), client_for("10.4.0.2")
+    # Both worker processes up before timing anything.
+    warm = [_game(flooder, "tamer"), _game(player, "tamer")]
+    for room, auth in warm:
+        assert _open(flooder if room == warm[0][0] else player, room, auth).status_code == 200
+    for room, _ in warm:
+        _until(lambda room=room: _ply(flooder, room) == 2, 30)
+
+    rooms = [_game(flooder) for _ in range(10)]
+    answers = [_open(flooder, room, auth) for room, auth in rooms]
+    room, auth = _game(player)
+    assert _open(player, room, auth).status_code == 200
+    waited = _until(lambda: _ply(player, room) == 2, 60)
+    assert waited < BUDGET + MARGIN, f"the other client's reply took {waited:.2f} s"
+
+    # The flooder's share of the queue ran out; its refused moves were not played.
+    accepted = [a.status_code for a in answers].count(200)
+    assert accepted >= 8, [a.status_code for a in answers]
+    refused = [a for a in answers if a.status_code != 200]
+    assert refused, "the flooder's share of the queue should have run out"
+    for answer in refused:
+        assert answer.status_code == 429, answer.text
+        assert answer.json()["code"] == "computer_quota"
+        assert int(answer.headers["retry-after"]) >= 1
+    for (room, _), answer in zip(rooms, answers, strict=True):
+        if answer.status_code != 200:
+            assert _ply(flooder, room) == 0
+    assert app.state.computer.queue_state()["running"] <= 2
+
+
+def test_the_queue_is_bounded_for_everyone(served: Any) -> None:
+    # Searches long enough that none ends while the queue fills.
+    app, client_for = served(
+        computer_time_limit=4.0, computer_queue_max=5, computer_queue_per_client=3
+    )
+    runner: ComputerRunner = app.state.computer
+    alice, bob = client_for("10.5.0.1"), client_for("10.5.0.2")
+    games = {name: [_game(c) for _ in range(5)] for name, c in (("alice", alice), ("bob", bob))}
+    for room, auth in games["alice"][:4]:
+        assert _open(alice, room, auth).status_code == 200
+        _settled(runner, 1)
+    room, auth = games["alice"][4]
+    over = _open(alice, room, auth)
+    assert (over.status_code, over.json()["code"]) == (429, "computer_quota")
+    # Bob has his own share, until the whole queue is full.
+    for index, (room, auth) in enumerate(games["bob"][:3]):
+        assert _open(bob, room, auth).status_code == 200, index
+        _settled(runner, 2)
+    assert runner.queue_state()["waiting"] == 5
+    room, auth = games["bob"][3]
+    full = _open(bob, room, auth)
+    assert (full.status_code, full.json()["code"]) == (503, "computer_busy")
+    assert int(full.headers["retry-after"]) >= 1
+    assert _ply(bob, room) == 0
+    # Games without the computer are not held up by its queue.
+    free = bob.post("/api/rooms", json={"rule_set": "english"}).json()
+    joined = alice.post(f"/api/rooms/{free['room_id']}/join").json()
+    moved = bob.post(
+        f"/api/rooms/{free['room_id']}/moves",
+        json={"move": "11-15", "expected_ply": 0},
+        headers={"Authorization": f"Bearer {free['token']}"},
+    )
+    assert moved.status_code == 200 and joined["token"]

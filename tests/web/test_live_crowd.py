@@ -1,0 +1,184 @@
+"""Acceptance (issue 14): a crowd of viewers costs little. Through real sockets (a Uvicorn
+server in a thread, so the test can count the app's statements):
+
+- an event reaches every open stream of the process without any stream reading the
+  database (the in-process notice carries the event, on SQLite as on PostgreSQL);
+- streams are capped per client address and in total, past which a new one is answered
+  429 or 503 with `Retry-After`, not cut;
+- an idle stream gets a keep-alive comment every LIVE_KEEPALIVE_SECONDS.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import event
+
+from app.core.clock import ManualClock
+from app.core.db import Database
+from app.core.settings import Settings
+from app.main import create_app
+from tests.web.servers import serve_app
+
+pytestmark = pytest.mark.xdist_group("live")
+
+
+@dataclass
+class Stream:
+    """One SSE stream read in a thread: every line with its arrival time."""
+
+    url: str
+    local_address: str = "127.0.0.1"
+    headers: dict[str, str] = field(default_factory=dict)
+    lines: queue.Queue[tuple[str, float]] = field(default_factory=queue.Queue)
+    status: int | None = None
+    answer: dict[str, Any] | None = None
+    retry_after: str | None = None
+
+    def __post_init__(self) -> None:
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        assert self._ready.wait(10), "the stream did not open"
+
+    def _run(self) -> None:
+        transport = httpx.HTTPTransport(local_address=self.local_address)
+        try:
+            with (
+                httpx.Client(transport=transport, timeout=httpx.Timeout(5, read=None)) as client,
+                client.stream(
+                    "GET", self.url, headers={"Accept": "text/event-stream", **self.headers}
+                ) as response,
+            ):
+                self.status = response.status_code
+                if response.status_code != 200:
+                    self.retry_after = response.headers.get("retry-after")
+                    self.answer = response.read() and response.json()
+                    return
+                self._ready.set()
+                for line in response.iter_lines():
+                    self.lines.put((line, time.monotonic()))
+                    if self._stop.is_set():
+                        return
+        except httpx.HTTPError:
+            pass
+        finally:
+            self._ready.set()
+
+    def event_ids(self, count: int, timeout: float = 5) -> list[int]:
+        found: list[int] = []
+        deadline = time.monotonic() + timeout
+        while len(found) < count:
+            line, _ = self.lines.get(timeout=max(deadline - time.monotonic(), 0.01))
+            if line.startswith("id: "):
+                found.append(int(line[4:]))
+        return found
+
+    def close(self) -> None:
+        self._stop.set()
+
+
+@pytest.fixture
+def live(database: Database, clock: ManualClock, settings: Settings) -> Iterator[Any]:
+    """`live(**settings)`: the app served through a real socket; yields its base URL."""
+    servers: list[Any] = []
+
+    def start(**changes: Any) -> str:
+        app = create_app(settings.model_copy(update=changes), clock=clock, database=database)
+        server = serve_app(app)
+        servers.append(server)
+        return server.__enter__()
+
+    yield start
+    for server in servers:
+        server.__exit__(None, None, None)
+
+
+def _post(client: httpx.Client, url: str, token: str | None = None, **body: Any) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    answer = client.post(url, json=body or None, headers=headers)
+    assert answer.status_code in (200, 201), answer.text
+    return answer.json()
+
+
+def test_an_event_is_fanned_out_without_a_read_per_viewer(live: Any, database: Database) -> None:
+    base = live()
+    with httpx.Client(base_url=base, timeout=10) as api:
+        created = _post(api, "/api/rooms", rule_set="english")
+        room, drums = created["room_id"], created["token"]
+        tires = _post(api, f"/api/rooms/{room}/join")["token"]
+        viewers = [Stream(f"{base}/api/rooms/{room}/events") for _ in range(20)]
+        for viewer in viewers:
+            assert viewer.event_ids(2) == [1, 2]
+
+        reads: list[str] = []
+
+        def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            if "FROM events" in statement:
+                reads.append(statement)
+
+        event.listen(database.engine, "before_cursor_execute", count)
+        try:
+            for ply, (token, move) in enumerate([(drums, "11-15"), (tires, "22-18")]):
+                _post(api, f"/api/rooms/{room}/moves", token, move=move, expected_ply=ply)
+                for viewer in viewers:
+                    assert viewer.event_ids(1) == [3 + ply]
+        finally:
+            event.remove(database.engine, "before_cursor_execute", count)
+        assert reads == [], f"{len(reads)} reads of the event record for 2 events to 20 viewers"
+        for viewer in viewers:
+            viewer.close()
+
+
+def test_streams_are_capped_per_client_and_in_total(live: Any) -> None:
+    base = live(live_streams_per_client=2, live_streams_max=3, retry_after_seconds=7)
+    with httpx.Client(base_url=base, timeout=10) as api:
+        room = _post(api, "/api/rooms", rule_set="english")["room_id"]
+    url = f"{base}/api/rooms/{room}/events"
+    mine = [Stream(url) for _ in range(2)]
+    assert [s.status for s in mine] == [200, 200]
+    over = Stream(url)
+    assert (over.status, over.retry_after) == (429, "7")
+    assert over.answer is not None and over.answer["code"] == "too_many_streams"
+    other = Stream(url, local_address="127.0.0.2")
+    assert other.status == 200
+    full = Stream(url, local_address="127.0.0.3")
+    assert (full.status, full.retry_after) == (503, "7")
+    assert full.answer is not None and full.answer["code"] == "streams_full"
+    # Closing a stream frees its place.
+    mine[0].close()
+    with httpx.Client(base_url=base, timeout=10) as api:
+        _post(api, f"/api/rooms/{room}/join")  # an event wakes the reader, which hangs up
+    deadline = time.monotonic() + 5
+    while True:
+        again = Stream(url, local_address="127.0.0.3")
+        if again.status == 200 or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert again.status == 200
+    for stream in (*mine, other, again):
+        stream.close()
+
+
+def test_an_idle_stream_gets_keep_alive_comments(live: Any) -> None:
+    base = live(live_keepalive_seconds=0.3)
+    with httpx.Client(base_url=base, timeout=10) as api:
+        room = _post(api, "/api/rooms", rule_set="english")["room_id"]
+    stream = Stream(f"{base}/api/rooms/{room}/events?after=1")
+    started = time.monotonic()
+    comments = []
+    while len(comments) < 3 and time.monotonic() - started < 3:
+        line, at = stream.lines.get(timeout=3)
+        if line.startswith(":"):
+            comments.append(at)
+    assert len(comments) == 3, "no keep-alive comment on an idle stream"
+    assert comments[-1] - started < 2.0
+    stream.close()
