@@ -8,7 +8,8 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy import Connection
 
-from app.core import keys  # noqa: F401  (registers the tables)
+from app.computer import review  # noqa: F401  (registers the tables)
+from app.core import keys  # noqa: F401
 from app.core.db import Base, make_engine
 from app.core.settings import get_settings
 from app.imports import models as imported  # noqa: F401

@@ -28,6 +28,7 @@ os.environ.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 
 DEFAULT_TEST_DATABASE_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TABLES = (
+    "reviews",
     "conditional_lines",
     "imported_games",
     "notifications",

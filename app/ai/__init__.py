@@ -14,6 +14,7 @@ from app.ai.players import (
     choose_move,
     evaluate_for_draw_offer,
     parse_level,
+    review_position,
 )
 from app.ai.search import Searcher, SearchResult
 
@@ -30,4 +31,5 @@ __all__ = [
     "choose_move",
     "evaluate_for_draw_offer",
     "parse_level",
+    "review_position",
 ]

@@ -286,3 +286,22 @@ def evaluate_for_draw_offer(board: Board, side: Side, *, time_limit: float = 0.5
     if board.turn is not side:
         score = -score
     return score <= CLEARLY_AHEAD
+
+
+def review_position(board: Board, *, time_limit: float) -> tuple[int, Move | None]:
+    """The Executive's judgement of a position for reviewing a game: its score for the
+    side to move (hundredths of a man) and the move it would play (None: none is legal)."""
+    legal = board.legal_moves
+    if not legal:  # no move: the side to move has lost
+        return -MATE_BOUND, None
+    if len(legal) == 1:
+        # A forced move needs no choosing, and a search may stop at once on one; the
+        # position is worth what the position after it is worth.
+        board.push(legal[0])
+        try:
+            after, _ = review_position(board, time_limit=time_limit)
+        finally:
+            board.pop()
+        return -after, legal[0]
+    result = analyse(board, Level.EXECUTIVE, time_limit=time_limit)
+    return result.score, to_move(board, result.best) if result.best is not None else None

@@ -1,20 +1,37 @@
-"""HTTP route of games against the computer."""
+"""HTTP routes of the computer: games against it, and its review of finished games."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Response, status
-from pydantic import Field
+from fastapi import APIRouter, Depends, Path, Request, Response, status
+from fastapi.responses import PlainTextResponse
+from pydantic import BaseModel, Field
 
 from app.ai import Level
-from app.core.deps import BaseUrlDep, ContextDep, SessionDep
-from app.core.responses import no_store
+from app.core.deps import BaseUrlDep, ClientDep, ContextDep, SessionDep
+from app.core.responses import ModelResponse, no_store
+from app.engine import Side
+from app.rooms import service as rooms
+from app.rooms.pdn import export_game
+from app.rooms.router import RoomId, pdn_answer
 from app.rooms.runtime import RuntimeDep
-from app.rooms.schemas import ErrorOut, FromPosition, SeatGrant
-from app.rooms.view import grant_view
+from app.rooms.schemas import ErrorOut, FromPosition, MoveForms, SeatGrant
+from app.rooms.view import grant_view, move_forms, share_url
 
-from . import service
+from . import review, service
+from .review import (
+    BLUNDER,
+    CLAMP,
+    INACCURACY,
+    MISTAKE,
+    Judgement,
+    Review,
+    ReviewStatus,
+    drums_view,
+    judged,
+)
+from .runner import ComputerRunner
 
 router = APIRouter(prefix="/api", tags=["computer"])
 
@@ -49,3 +66,209 @@ def create_computer_game(
     no_store(response)
     runtime.acted(granted.state)  # from a position with the tires to move, it moves first
     return grant_view(granted, ctx=ctx, base_url=base)
+
+
+# --- computer review ----------------------------------------------------------------------
+
+
+class ReviewedMoveOut(BaseModel):
+    ply: int
+    side: Side
+    move: MoveForms = Field(description="The move played, in every form.")
+    loss: int | None = Field(
+        description="What the move gave away by the Executive's scores, in hundredths of a "
+        "man (null until both positions are evaluated)."
+    )
+    judgement: Judgement | None = Field(
+        description=f"inaccuracy (a loss of {INACCURACY}+), mistake ({MISTAKE}+) or "
+        f"blunder ({BLUNDER}+); null for a good move."
+    )
+    best: MoveForms | None = Field(description="The Executive's move in the position before.")
+    best_path: list[int] | None = Field(description="Its squares (for drawing an arrow).")
+
+
+class ReviewOut(BaseModel):
+    """A game reviewed by the Executive, position by position (partial while it runs)."""
+
+    status: ReviewStatus
+    positions: int = Field(description="Positions of the game (its moves and the start).")
+    done: int = Field(description="Positions evaluated so far.")
+    seconds_per_position: float
+    graph: list[int | None] = Field(
+        description="Each position's score from the drums' side, in hundredths of a man, "
+        f"clamped to ±{CLAMP} (null: not evaluated yet)."
+    )
+    moves: list[ReviewedMoveOut]
+
+
+def _forms(rule_set: str, notation: str | None) -> tuple[MoveForms | None, list[int] | None]:
+    if notation is None:
+        return None, None
+    path = [int(s) for s in notation.replace("x", "-").split("-")]
+    return MoveForms(**move_forms(rule_set, path, "x" in notation)), path
+
+
+def review_out(review: Review) -> ReviewOut:
+    moves = []
+    for j in judged(review):
+        played, _ = _forms(review.rule_set, j.move)
+        best, path = _forms(review.rule_set, j.best)
+        assert played is not None
+        moves.append(
+            ReviewedMoveOut(
+                ply=j.ply,
+                side=j.side,
+                move=played,
+                loss=j.loss,
+                judgement=j.judgement,
+                best=best,
+                best_path=path,
+            )
+        )
+    return ReviewOut(
+        status=review.status,
+        positions=len(review.fens),
+        done=review.done,
+        seconds_per_position=review.seconds_per_position,
+        graph=drums_view(review),
+        moves=moves,
+    )
+
+
+async def get_runner(request: Request) -> ComputerRunner:
+    """The app's computer player (registered by the app factory)."""
+    runner: ComputerRunner = request.app.state.computer
+    return runner
+
+
+RunnerDep = Annotated[ComputerRunner, Depends(get_runner)]
+_REVIEW_ANSWERS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (404, 409, 422)
+}
+
+
+def _started(review: Review, new: bool, runner: ComputerRunner) -> Response:
+    if new:
+        runner.kick(review.key, review.requested_by)
+    answer = ModelResponse(review_out(review))
+    answer.status_code = status.HTTP_202_ACCEPTED if new else status.HTTP_200_OK
+    return answer
+
+
+@router.post(
+    "/rooms/{room_id}/games/{number}/review",
+    response_model=ReviewOut,
+    status_code=status.HTTP_202_ACCEPTED,
+    responses={
+        200: {"model": ReviewOut, "description": "Already reviewed or under review"},
+        **_REVIEW_ANSWERS,
+    },
+    summary="Ask the Executive to review a finished game of the room (anyone may)",
+)
+def review_room_game(
+    session: SessionDep,
+    ctx: ContextDep,
+    runner: RunnerDep,
+    client: ClientDep,
+    room_id: str = RoomId,
+    number: int = Path(ge=1, le=1_000_000),
+) -> Response:
+    found, new = review.request_for_room(
+        session,
+        room_id=room_id,
+        number=number,
+        ctx=ctx,
+        client=client,
+        admit=lambda: runner.admit_review(client),
+    )
+    return _started(found, new, runner)
+
+
+@router.get(
+    "/rooms/{room_id}/games/{number}/review",
+    response_model=ReviewOut,
+    responses=_REVIEW_ANSWERS,
+    summary="The computer's review of a game of the room, as far as it has got",
+)
+def room_game_review(
+    session: SessionDep, room_id: str = RoomId, number: int = Path(ge=1, le=1_000_000)
+) -> Response:
+    return ModelResponse(review_out(review.read_for_room(session, room_id=room_id, number=number)))
+
+
+@router.get(
+    "/rooms/{room_id}/games/{number}/review.pdn",
+    response_class=PlainTextResponse,
+    responses={**_REVIEW_ANSWERS, 200: {"content": {"application/x-pdn": {}}}},
+    summary="A game of the room as PDN, the review's evaluation after each move",
+)
+def reviewed_pdn(
+    session: SessionDep,
+    base: BaseUrlDep,
+    room_id: str = RoomId,
+    number: int = Path(ge=1, le=1_000_000),
+) -> PlainTextResponse:
+    found = review.read_for_room(session, room_id=room_id, number=number)
+    room, game, moves = rooms.read_game(session, room_id=room_id, number=number)
+    text = export_game(
+        room, game, moves, site=share_url(base, room.id), move_comments=comments(found)
+    )
+    return pdn_answer(text, room.id, number)
+
+
+def comments(found: Review) -> list[str | None]:
+    """After each move: the score it left (from the drums' side, in men) and what the
+    Executive would have played instead, when the move gave something away."""
+    graph = drums_view(found)
+    out: list[str | None] = []
+    for j in judged(found):
+        score = graph[j.ply]
+        if score is None:
+            out.append(None)
+            continue
+        note = f"eval {score / 100:+.2f}"
+        if j.judgement is not None and j.best is not None:
+            best, _ = _forms(found.rule_set, j.best)
+            assert best is not None
+            note += f"; {j.judgement}, best {best.text}"
+        out.append(note)
+    return out
+
+
+@router.post(
+    "/imported-games/{imported_id}/review",
+    response_model=ReviewOut,
+    status_code=status.HTTP_202_ACCEPTED,
+    responses={
+        200: {"model": ReviewOut, "description": "Already reviewed or under review"},
+        **_REVIEW_ANSWERS,
+    },
+    summary="Ask the Executive to review an imported game",
+)
+def review_imported_game(
+    session: SessionDep,
+    ctx: ContextDep,
+    runner: RunnerDep,
+    client: ClientDep,
+    imported_id: str = Path(min_length=1, max_length=64),
+) -> Response:
+    found, new = review.request_for_import(
+        session,
+        imported_id=imported_id,
+        ctx=ctx,
+        client=client,
+        admit=lambda: runner.admit_review(client),
+    )
+    return _started(found, new, runner)
+
+
+@router.get(
+    "/imported-games/{imported_id}/review",
+    response_model=ReviewOut,
+    responses=_REVIEW_ANSWERS,
+    summary="The computer's review of an imported game, as far as it has got",
+)
+def imported_game_review(
+    session: SessionDep, imported_id: str = Path(min_length=1, max_length=64)
+) -> Response:
+    return ModelResponse(review_out(review.read_for_import(session, imported_id=imported_id)))

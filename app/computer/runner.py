@@ -39,8 +39,8 @@ from app.core.settings import Settings
 from app.rooms.policy import vs_computer
 from app.rooms.state import GameState
 
-from . import service
-from .worker import Task, TaskKind, lower_priority, run_task
+from . import review, service
+from .worker import Answer, Task, TaskKind, lower_priority, run_task
 
 log = logging.getLogger("checkers.computer")
 
@@ -128,16 +128,35 @@ class ComputerRunner:
     # -- work ---------------------------------------------------------------------------
 
     def scan(self) -> int:
-        """Kick every room where the computer owes a reply; returns how many."""
+        """Kick every room where the computer owes a reply, and every review left
+        unfinished (a restart resumes it); returns how many."""
         try:
             with self.database.session() as session:
                 rooms = service.rooms_waiting_for_the_computer(session)
+                reviews = review.pending(session)
         except Exception:
             log.exception("computer scan failed")
             return 0
         for room_id in rooms:
             self.kick(room_id)
-        return len(rooms)
+        for key, client in reviews:
+            self.kick(key, client)
+        return len(rooms) + len(reviews)
+
+    def admit_review(self, client: str) -> None:
+        """Refuse a new review when its asker's share of the queue is spent, or the queue
+        is full (it waits its turn like any reply)."""
+        limits, retry = self.settings, self.settings.retry_after_seconds
+        with self._lock:
+            mine = self._rooms_of[client] - self._running[client]
+            waiting = sum(self._rooms_of.values()) - sum(self._running.values())
+        if mine >= limits.computer_queue_per_client:
+            raise ComputerQuota(
+                f"the computer already has {mine} things to think about for you: wait",
+                retry_after=retry,
+            )
+        if waiting >= limits.computer_queue_max:
+            raise ComputerBusy("the computer is busy: retry later", retry_after=retry)
 
     def room_changed(self, state: GameState, client: str | None = None) -> None:
         """After-action hook of the rooms: a room with a computer seat may owe a reply
@@ -162,7 +181,10 @@ class ComputerRunner:
     def _dispatch(self, room_id: str) -> None:
         try:
             with self.database.session() as session:
-                task = service.next_task(session, room_id=room_id, ctx=self._context())
+                if review.review_id(room_id) is not None:
+                    task = review.next_task(session, key=room_id)
+                else:
+                    task = service.next_task(session, room_id=room_id, ctx=self._context())
         except Exception:
             log.exception("computer: reading room %s failed", room_id)
             task = None
@@ -213,7 +235,7 @@ class ComputerRunner:
             if self._running[client] <= 0:
                 del self._running[client]
 
-    def _on_done(self, task: Task, client: str, future: Future[str | bool]) -> None:
+    def _on_done(self, task: Task, client: str, future: Future[Answer]) -> None:
         self._searched(client)
         if self._closed:
             return  # shutting down: the reply stays owed and is made after the restart
@@ -221,7 +243,7 @@ class ComputerRunner:
             self._threads.submit(self._pump)
             self._threads.submit(self._finish, task, future)
 
-    def _submit(self, task: Task) -> Future[str | bool]:
+    def _submit(self, task: Task) -> Future[Answer]:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.settings.computer_workers,
@@ -234,12 +256,15 @@ class ComputerRunner:
             self._pool = None
             return self._submit(task)
 
-    def _finish(self, task: Task, future: Future[str | bool]) -> None:
+    def _finish(self, task: Task, future: Future[Answer]) -> None:
         try:
             answer = future.result()
             with self.database.session() as session:
                 ctx = self._context()
-                if task.kind == TaskKind.MOVE:
+                if task.kind == TaskKind.REVIEW:
+                    assert isinstance(answer, dict)
+                    applied = review.record(session, task, answer, ctx=ctx)
+                elif task.kind == TaskKind.MOVE:
                     assert isinstance(answer, str)
                     applied = service.apply_move(session, task=task, move=answer, ctx=ctx)
                 else:

@@ -10,8 +10,9 @@ import contextlib
 import enum
 import os
 from dataclasses import dataclass
+from typing import Any
 
-from app.ai import Level, choose_move, evaluate_for_draw_offer
+from app.ai import Level, choose_move, evaluate_for_draw_offer, review_position
 from app.engine import Board, Side
 
 
@@ -19,6 +20,7 @@ class TaskKind(enum.StrEnum):
     MOVE = "move"  # the computer's turn
     DRAW = "draw"  # answer the person's draw offer
     REMATCH = "rematch"  # answer the person's rematch offer
+    REVIEW = "review"  # evaluate one position of a game under review
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,8 @@ class Task:
     # Plain king plies already counted at `base_fen`: a game from a position whose FEN
     # gave a half-move clock, before its first capture or man's move (else 0).
     base_king_plies: int = 0
+    # Its own time limit, in seconds (a review's budget per position); None: the runner's.
+    time_limit: float | None = None
 
 
 def board_of(task: Task) -> Board:
@@ -54,11 +58,20 @@ def lower_priority() -> None:
         os.nice(10)
 
 
-def run_task(task: Task, time_limit: float) -> str | bool:
-    """A move in numeric notation for a "move" task; whether to accept, for an offer.
+Answer = str | bool | dict[str, Any]
+
+
+def run_task(task: Task, time_limit: float) -> Answer:
+    """A move in numeric notation for a "move" task; whether to accept, for an offer; the
+    score and the best move, for a position under review.
 
     A draw is accepted when the computer is not clearly ahead; a rematch always is.
     """
+    if task.time_limit is not None:
+        time_limit = task.time_limit
+    if task.kind == TaskKind.REVIEW:
+        score, best = review_position(board_of(task), time_limit=time_limit)
+        return {"score": score, "best": best.notation() if best else None}
     if task.kind == TaskKind.REMATCH:
         return True
     board = board_of(task)

@@ -60,6 +60,8 @@ RULES = (
     ),
     _rule("links", f"/r{_ROOM}/device-link"),
     _rule("links", f"/r{_ROOM}/continue"),
+    _rule("reviews", f"/api/rooms{_ROOM}/games/[0-9]+/review"),
+    _rule("reviews", f"/api/imported-games{_ROOM}/review"),
 )
 
 
@@ -73,6 +75,7 @@ def limits_of(settings: Settings) -> dict[str, RateLimitItem]:
         "imports": parse(settings.rate_limit_imports),
         "actions": parse(settings.rate_limit_actions),
         "links": parse(settings.rate_limit_links),
+        "reviews": parse(settings.rate_limit_reviews),
     }
 
 

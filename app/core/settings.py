@@ -91,6 +91,9 @@ class Settings(BaseSettings):
     rate_limit_actions: str = Field(
         default="60/minute", description="Draw, resign and rematch actions per client."
     )
+    rate_limit_reviews: str = Field(
+        default="20/hour", description="Computer reviews of games asked for, per client."
+    )
     rate_limit_links: str = Field(
         default="10/minute", description="Device links made or redeemed per client."
     )
@@ -191,6 +194,9 @@ class Settings(BaseSettings):
     )
     notify_timeout_seconds: float = Field(
         default=10.0, gt=0, description="Time limit of one push or mail delivery."
+    )
+    review_seconds_per_position: float = Field(
+        default=0.5, gt=0, le=30, description="The Executive's time on each position it reviews."
     )
     computer_thinking_per_client: int = Field(
         default=1, ge=1, description="The computer's searches one client may have running at once."

@@ -613,6 +613,8 @@ class GameRecord:
     utc: datetime | None = None
     #: A comment written after the last move, e.g. the reason of the result.
     comment: str | None = None
+    #: A comment after each move (None: none), e.g. a computer's evaluation.
+    move_comments: Sequence[str | None] = ()
     #: Further tags, written after the standard ones.
     extra_tags: Mapping[str, str] = field(default_factory=dict)
 
@@ -686,6 +688,9 @@ def write_game(record: GameRecord) -> str:
         elif index == 0:
             tokens.append(f"{number}...")
         tokens.append(_pdn_move(board, move, trad.pdn_full_captures))
+        note = record.move_comments[index] if index < len(record.move_comments) else None
+        if note:
+            tokens.append("{" + note.replace("}", ")") + "}")
         board.push(move)
         if board.turn is Side.DRUMS:
             number += 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.engine import RULE_SETS, Side
 from app.engine.pdn import GameRecord, write_game
 
@@ -22,11 +24,18 @@ TERMINATION_TAG = {
 }
 
 
-def export_game(room: Room, game: Game, moves: list[Move], *, site: str) -> str:
+def export_game(
+    room: Room,
+    game: Game,
+    moves: list[Move],
+    *,
+    site: str,
+    move_comments: Sequence[str | None] = (),
+) -> str:
     """The game as PDN: the roster tags with the tradition's colours and the players' names
-    (White and Black), GameType, the start
-    position when it is not the standard one, every move, and the result (an expired
-    game has none: `*`)."""
+    (White and Black), GameType, the start position when it is not the standard one,
+    every move (each with its comment, if given), and the result (an expired game has
+    none: `*`)."""
     rule_set = RULE_SETS[room.rule_set]
     finished = game.status == GameStatus.FINISHED
     seats = {seat.role: seat for seat in room.seats}
@@ -59,5 +68,6 @@ def export_game(room: Room, game: Game, moves: list[Move], *, site: str) -> str:
             ),
             utc=game.ended_at,
             comment=game.reason,
+            move_comments=move_comments,
         )
     )

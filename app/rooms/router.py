@@ -372,10 +372,17 @@ def game_pdn(
     number: int = Path(ge=1, le=1_000_000),
 ) -> PlainTextResponse:
     room, game, moves = service.read_game(session, room_id=room_id, number=number)
+    return pdn_answer(
+        export_game(room, game, moves, site=share_url(base, room.id)), room.id, number
+    )
+
+
+def pdn_answer(text: str, room_id: str, number: int) -> PlainTextResponse:
+    """A game's PDN, as a download."""
     return PlainTextResponse(
-        export_game(room, game, moves, site=share_url(base, room.id)),
+        text,
         media_type="application/x-pdn",
-        headers={"Content-Disposition": f'attachment; filename="{room.id}-{number}.pdn"'},
+        headers={"Content-Disposition": f'attachment; filename="{room_id}-{number}.pdn"'},
     )
 
 

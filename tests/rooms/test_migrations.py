@@ -7,6 +7,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect
 
+from app.computer import review  # noqa: F401
 from app.core import keys  # noqa: F401
 from app.core.db import Base
 from app.core.migrate import downgrade, upgrade

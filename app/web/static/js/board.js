@@ -145,6 +145,36 @@ export class BoardView {
     (first || this.cells.get(side === "tires" ? 29 : 4)).tabIndex = 0;
     for (const [square, el] of this.elements) this.place(el, square);
     this.describe();
+    this.arrow(this.arrowPath ?? null);
+  }
+
+  /** An arrow along `path` (engine squares: a move, every landing), or none. */
+  arrow(path) {
+    this.arrowPath = path;
+    this.arrowLayer?.remove();
+    this.arrowLayer = null;
+    if (!path || path.length < 2) return;
+    const layer = document.createElementNS(SVG, "svg");
+    layer.setAttribute("viewBox", "0 0 8 8");
+    layer.setAttribute("class", "arrow-layer");
+    layer.setAttribute("aria-hidden", "true");
+    const defs = document.createElementNS(SVG, "defs");
+    const marker = document.createElementNS(SVG, "marker");
+    for (const [k, v] of Object.entries({ id: "arrow-head", viewBox: "0 0 4 4", refX: "2",
+      refY: "2", markerWidth: "3", markerHeight: "3", orient: "auto" })) marker.setAttribute(k, v);
+    const head = document.createElementNS(SVG, "path");
+    head.setAttribute("d", "M0,0 L4,2 L0,4 z");
+    marker.append(head);
+    defs.append(marker);
+    const line = document.createElementNS(SVG, "polyline");
+    line.setAttribute("points", path.map((square) => {
+      const { col, row } = this.colRow(square);
+      return `${col + 0.5},${row + 0.5}`;
+    }).join(" "));
+    line.setAttribute("marker-end", "url(#arrow-head)");
+    layer.append(defs, line);
+    this.root.append(layer);
+    this.arrowLayer = layer;
   }
 
   label(kind, text) {

@@ -4,6 +4,7 @@
 import { BoardView, parseFen, sideIcon } from "./board.js";
 import { SIDE_NAME, el } from "./common.js";
 import { Notation, bindBoardTools } from "./notation.js";
+import { ReviewPanel } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const game = JSON.parse($("game-data").textContent);
@@ -42,6 +43,8 @@ function drawMoves() {
     if (m.ply === state.ply) b.setAttribute("aria-current", "true");
     b.addEventListener("click", () => show(m.ply, true));
     li.append(b);
+    const mark = review.mark(m.ply);
+    if (mark) li.append(mark);
     items.push(li);
   }
   $("moves").replaceChildren(...items);
@@ -61,6 +64,7 @@ function render({ pieces = true } = {}) {
   playerLine($("player-top"), other(bottomSide()));
   playerLine($("player-bottom"), bottomSide());
   drawMoves();
+  board.arrow(review.bestAfter(state.ply));
   const total = game.moves.length;
   $("replay-pos").textContent = state.ply === total ? `move ${total} (end)` : `${state.ply} / ${total}`;
   setText("last-move", last ? `Last move: ${SIDE_NAME[last.side]} ${notation.move(last)}` : null);
@@ -110,5 +114,12 @@ bindBoardTools(notation, {
   },
 });
 
+const review = new ReviewPanel({
+  notation,
+  jump: (ply) => show(ply, false),
+  changed: () => render({ pieces: false }),
+});
+
 drawRecord();
 render();
+review.show(`/api/imported-games/${encodeURIComponent(game.id)}/review`);

@@ -7,6 +7,7 @@ import {
 } from "./common.js";
 import { Notation, bindBoardTools } from "./notation.js";
 import { Planner } from "./plan.js";
+import { ReviewPanel } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const roomId = $("room").dataset.room;
@@ -245,6 +246,8 @@ function drawMoves() {
     b.setAttribute("aria-label", `Replay move ${m.ply}: ${SIDE_NAME[m.side]} ${text}`);
     if (m.ply === ply) b.setAttribute("aria-current", "true");
     li.append(b);
+    const mark = review.mark(m.ply);
+    if (mark) li.append(mark);
     items.push(li);
   }
   const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
@@ -350,6 +353,7 @@ function render({ pieces = true } = {}) {
   drawDeadlines();
   drawYou();
   planner.render();
+  drawReview();
   $("device").hidden = !you() || view.status === "expired";
   $("ruleset").textContent = `${view.rule_set.name} rules`;
   $("notation-note").textContent = notationNote();
@@ -363,6 +367,21 @@ function render({ pieces = true } = {}) {
 
 function showError(message) {
   setText("error", message);
+}
+
+const review = new ReviewPanel({
+  notation,
+  jump: (ply) => showPly(ply, false),
+  changed: () => render({ pieces: false }),
+});
+
+/** The review of the finished game on the board (an earlier one, or this one once over),
+ * and the Executive's move in the position shown. */
+function drawReview() {
+  const number = state.earlier ? state.earlier.number : game().result ? game().number : null;
+  review.show(number ? `/api/rooms/${encodeURIComponent(roomId)}/games/${number}/review` : null);
+  const ply = live() ? shown().moves.length : state.replay;
+  board.arrow(number ? review.bestAfter(ply) : null);
 }
 
 const planner = new Planner({

@@ -1,0 +1,49 @@
+"""The computer's review on the room page: asked for by a spectator, its progress, the
+graph that moves the replay, the blunder marked in the move list, the better move drawn
+on the board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import WAIT, new_page
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+BLUNDER_FEN = "B:W13,16,21,29,30:B4,5,10,14,18"  # 14-17 loses two men to 21x14x7
+
+
+def test_a_spectator_reviews_a_finished_game(browser: Any, server: str) -> None:
+    from playwright.sync_api import expect
+
+    made = httpx.post(f"{server}/api/rooms", json={"rule_set": "english", "fen": BLUNDER_FEN})
+    assert made.status_code == 201, made.text
+    room, drums = made.json()["room_id"], made.json()["token"]
+    tires = httpx.post(f"{server}/api/rooms/{room}/join").json()["token"]
+    for ply, (token, move) in enumerate([(drums, "14-17"), (tires, "21x14x7")]):
+        r = httpx.post(
+            f"{server}/api/rooms/{room}/moves",
+            json={"move": move, "expected_ply": ply},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert r.status_code == 200, r.text
+    httpx.post(f"{server}/api/rooms/{room}/resign", headers={"Authorization": f"Bearer {drums}"})
+
+    page = new_page(browser)
+    page.goto(f"{server}/r/{room}")
+    expect(page.locator("#review-panel")).to_be_visible()
+    page.get_by_role("button", name="Review with the computer").click()
+    expect(page.locator("#review-state")).to_contain_text("Reviewed:", timeout=30_000)
+    expect(page.locator("#review-state")).to_contain_text("1 blunder")
+    expect(page.locator("svg.eval-graph circle")).to_have_count(3)
+    expect(page.locator("#moves .judgement.blunder")).to_have_text("??")
+    # A point of the graph takes the replay there; the Executive's move is drawn.
+    page.locator('svg.eval-graph circle[data-ply="1"]').click()
+    expect(page.locator("#replay-pos")).to_have_text("1 / 2")
+    expect(page.locator(".arrow-layer polyline")).to_have_count(1)
+    page.locator('svg.eval-graph circle[data-ply="0"]').click()
+    expect(page.locator("#replay-pos")).to_have_text("0 / 2", timeout=WAIT)
+    assert page.errors == []
