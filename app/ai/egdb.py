@@ -309,8 +309,8 @@ class _Solver:
 
     def predecessors(self, own: int, opp: int, kings: int) -> Iterator[tuple[int, int, int]]:
         """Positions (their mover moving up) from which the other side's plain king move
-        led here: the king steps back over empty squares, and its mover had no capture."""
-        rules = self.rules
+        could have led here: the king steps back over empty squares. The move was legal
+        only if its mover had no capture there; the caller checks that when it matters."""
         occupied = own | opp
         movers = opp & kings
         while movers:
@@ -323,9 +323,7 @@ class _Solver:
                     if occupied & bit:
                         break
                     moved = low | bit
-                    p_own, p_opp, p_kings = flip(opp ^ moved), flip(own), flip(kings ^ moved)
-                    if not capturers(p_own, p_opp, p_kings, 0, rules):
-                        yield p_own, p_opp, p_kings
+                    yield flip(opp ^ moved), flip(own), flip(kings ^ moved)
                     if not self.flying:
                         break
 
@@ -368,16 +366,19 @@ class _Solver:
             table = self.data[key]
             count = counts[key]
             men = om | pm
-            for ok in _KING_MASKS[key[1]]:
+            n_pm, n_ok, n_pk = self.dims[key]
+            base = (_UP_RANK[om] * n_pm + _DOWN_RANK[pm]) * n_ok * n_pk
+            for i_ok, ok in enumerate(_KING_MASKS[key[1]]):
                 if ok & men:
                     continue
                 own = om | ok
-                for pk in _KING_MASKS[key[3]]:
+                row = base + i_ok * n_pk
+                for i_pk, pk in enumerate(_KING_MASKS[key[3]]):
                     if pk & (men | ok):
                         continue
                     opp = pm | pk
                     kings = ok | pk
-                    _, index = locate(own, opp, kings)
+                    index = row + i_pk
                     pos = (own, opp, kings)
                     pieces = capturers(own, opp, kings, 0, rules)
                     if pieces:
@@ -421,14 +422,14 @@ class _Solver:
                 for pred in predecessors(*pos):
                     key, index = locate(*pred)
                     table = data[key]
-                    if table[index] == _UNSOLVED:
+                    if table[index] == _UNSOLVED and not capturers(*pred, 0, rules):
                         table[index] = depth + 1
                         wins[depth + 1].append(pred)
             for pos in wins[depth]:
                 for pred in predecessors(*pos):
                     key, index = locate(*pred)
                     table = data[key]
-                    if table[index] == _UNSOLVED:
+                    if table[index] == _UNSOLVED and not capturers(*pred, 0, rules):
                         count = counts[key]
                         count[index] -= 1
                         if not count[index]:
