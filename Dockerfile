@@ -14,7 +14,11 @@ COPY pyproject.toml README.md ./
 COPY app ./app
 COPY migrations ./migrations
 COPY alembic.ini ./
+# The Executive's endgame tables, solved once here (see README; EGDB_PIECES=0 skips them).
+ARG EGDB_PIECES=4
+ENV CHECKERS_EGDB_DIR=/srv/checkers/egdb
 RUN pip install --editable . \
+    && if [ "$EGDB_PIECES" -gt 1 ]; then checkers egdb build all --pieces "$EGDB_PIECES" --quiet; fi \
     && useradd --system --home-dir /srv/checkers --shell /usr/sbin/nologin checkers \
     && chown -R checkers /srv/checkers
 

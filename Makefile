@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast lint fmt bench migrate clean
+.PHONY: install run test test-fast lint fmt bench egdb migrate clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,9 @@ fmt: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/perft.py
+
+egdb: $(STAMP)
+	$(BIN)/checkers egdb build all --pieces 4
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -153,7 +153,8 @@ def test_two_piece_tables_agree_with_the_moves(rules: str, tmp_path: Path) -> No
 
 
 def test_english_three_piece_tables_agree_with_the_moves(english3: Tables) -> None:
-    assert check_consistency(english3) > 190_000
+    # Every third position here; the Russian tables below are checked whole (slow).
+    assert check_consistency(english3, every=3) > 190_000 // 3
 
 
 @pytest.mark.slow
@@ -341,16 +342,32 @@ def test_the_executive_converts_won_endings_it_draws_without_tables(english3: Ta
         found = english3.probe(Board(rules, fen=fen))
         assert found is not None and found.wdl == 1 and found.distance >= 15, fen
         board = _play_out(
-            Board(rules, fen=fen), Searcher(rules, egdb=english3), english3, nodes=5000
+            Board(rules, fen=fen), Searcher(rules, egdb=english3), english3, nodes=2500
         )
         outcome = board.outcome()
         assert outcome is not None and outcome.winner is Side.DRUMS, fen
-        board = _play_out(Board(rules, fen=fen), Searcher(rules), english3, nodes=5000)
+        board = _play_out(Board(rules, fen=fen), Searcher(rules), english3, nodes=2500)
         outcome = board.outcome()
         assert outcome is not None
         drawn_without += outcome.winner is None
     # The same search without the tables lets most of them run into the draw rule.
     assert drawn_without >= 3
+
+
+def test_the_search_scores_a_capture_into_the_tables_exactly(english3: Tables) -> None:
+    # Four pieces, beyond these tables; the only move takes a king and leaves three.
+    board = Board("english", fen="B:WK6,K9:BK1,K2")
+    (only,) = board.legal_moves
+    assert only.is_capture
+    board.push(only)
+    after = english3.probe(board)
+    board.pop()
+    assert after is not None and after.wdl == -1
+    state = board.raw_state()
+    found = Searcher(board.rule_set, egdb=english3).run(state, max_depth=3, shortcut_forced=False)
+    assert found.score == egdb.KNOWN_WIN - after.distance
+    plain = Searcher(board.rule_set).run(state, max_depth=3, shortcut_forced=False)
+    assert plain.score < egdb.KNOWN_WIN // 2
 
 
 def test_the_executive_level_uses_built_tables(
