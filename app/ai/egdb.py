@@ -458,6 +458,11 @@ def _pair_order(pieces: int) -> list[Slice]:
     return out
 
 
+def _material(kings: int, men: int) -> str:
+    """``2K+1M``: one side's pieces, for the progress bar."""
+    return "+".join(f"{n}{letter}" for n, letter in ((kings, "K"), (men, "M")) if n)
+
+
 def _work(key: Slice) -> int:
     """The index numbers a slice's blocks cover (its men not overlapping): the progress
     bar's unit."""
@@ -500,7 +505,7 @@ def solve(
     total = sum(_work(key) for key in solved_keys)
     done = 0
     for key in order:
-        label = "".join(f"{n}{k}" for n, k in zip(key, "mkMK", strict=True) if n)
+        label = f"{_material(key[1], key[0])} v {_material(key[3], key[2])}"
 
         def advance(n: int, label: str = label) -> None:
             nonlocal done
@@ -624,23 +629,28 @@ def build(
     return Tables(rule_set, pieces, data), timings
 
 
-_LOADED: dict[str, Tables | None] = {}
+_LOADED: dict[str, tuple[Tables | None, float]] = {}
+_LOOK_AGAIN = 60.0
+"""Seconds after which tables found missing are looked for again (built meanwhile)."""
 
 
 def available(rules: RuleSet | str) -> Tables | None:
-    """The largest tables of the rule set found in the default directory (cached), or
-    None when there are none: the Executive then plays without them."""
+    """The largest tables of the rule set found in the default directory (kept once
+    loaded), or None when there are none: the Executive then plays without them."""
     rule_set = get_rule_set(rules)
-    if rule_set.key not in _LOADED:
-        found: Tables | None = None
-        for n in range(MAX_PIECES, 1, -1):
-            try:
-                found = load(rule_set, n)
-                break
-            except (EgdbError, OSError, ValueError):
-                continue
-        _LOADED[rule_set.key] = found
-    return _LOADED[rule_set.key]
+    cached = _LOADED.get(rule_set.key)
+    now = time.monotonic()
+    if cached is not None and (cached[0] is not None or now - cached[1] < _LOOK_AGAIN):
+        return cached[0]
+    found: Tables | None = None
+    for n in range(MAX_PIECES, 1, -1):
+        try:
+            found = load(rule_set, n)
+            break
+        except (EgdbError, OSError, ValueError):
+            continue
+    _LOADED[rule_set.key] = (found, now)
+    return found
 
 
 def forget() -> None:

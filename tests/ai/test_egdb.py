@@ -9,14 +9,15 @@ Sources of the spot values (read as stored public pages):
   Black to move draws by 26-31, gaining the opposition. Diagram 89: White kings 19 and 23,
   Black king 32 in the double corner: "it takes two Kings to force the win", White to move
   wins, 19-24 32-28 23-19 28-32 24-28 ...
-- Russian draughts, three kings against one: "if the lone king is not on the main road,
-  three kings always catch it, from the most awkward position in at most 13 moves"
-  (jak.bono.odessa.ua, "Три дамки против одной"); Petrov's position is white kings a1, c1,
-  e1 against a black king on f8, and Timoneda's (1635) the same kings against c7
-  (perceptionl.com, "Треугольник Петрова"); a lone king that holds the main line draws by
-  moving from one end of it to the other (Hoyle's Games, Polish draughts, "three queens
-  against one"; boardgamegeek "Mini course 1: winning three kings against one", which
-  names Russian and Brazilian among the games where three kings need the main line).
+- Russian draughts, three kings against one: "if the opponent's king is not on the main
+  road, three kings always catch it; from the most awkward position it takes no more than
+  13 moves" (jak.bono.odessa.ua, "Три дамки проти однієї"); Petrov's position is white
+  kings a1, c1, e1 against a black king on f8, and Timoneda's (1635) the same kings
+  against c7, the method catching the king "no later than the thirteenth move"
+  (perceptionl.com, "Треугольник Петрова"); in Russian (and Brazilian, Spanish, Pool)
+  three kings win only holding the main line, "or your opponent will take it and thereby
+  making the game ends in a draw" (boardgamegeek, "Mini Course 1 - Winning with Three
+  Kings against One").
 
 The tables of the service hold values under its own draw rule (20 plain king plies); the
 theory above knows no such rule, so those spot checks are solved with a horizon long enough
