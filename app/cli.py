@@ -134,7 +134,7 @@ class _ProgressBar:
             f"\r{self.title} [{'#' * filled}{'.' * (30 - filled)}] {share:6.1%} "
             f"{elapsed:6.0f} s  {label:<24}"
         )
-        if done >= total and label == "done":
+        if done >= total and label.endswith("done"):
             sys.stderr.write("\n")
         sys.stderr.flush()
 
