@@ -123,20 +123,28 @@ def result_text(tr: Translator, game: Game) -> str | None:
 _EXPECTED = re.compile(r"your opponent played (\S+), which no line expected")
 
 
-def dropped_why(tr: Translator, why: str) -> str:
-    """Why stored conditional moves were dropped (the service's English `why`)."""
+def dropped_reason(tr: Translator, why: str) -> str:
+    """Why stored conditional moves were dropped (the service's English `why`), as a
+    clause: `the game is over`."""
     if why == "the game is over":
-        return tr._("The game is over.")
+        return tr._("the game is over")
     if why == "a draw was offered":
-        return tr._("A draw was offered.")
+        return tr._("a draw was offered")
     found = _EXPECTED.fullmatch(why)
     if found:
-        return tr._("Your opponent played {move}, which no line expected.", move=found.group(1))
-    return f"{why[:1].upper()}{why[1:]}."
+        return tr._("your opponent played {move}, which no line expected", move=found.group(1))
+    return why
+
+
+def dropped_why(tr: Translator, why: str) -> str:
+    """The same as a sentence: `The game is over.`"""
+    clause = dropped_reason(tr, why)
+    return f"{clause[:1].upper()}{clause[1:]}."
 
 
 def plan_note(tr: Translator, note: str | None) -> str | None:
     """A stored plan note (`Dropped: <why>.`) in the reader's language."""
     if note is None or not note.startswith("Dropped: "):
         return note
-    return tr._("Dropped: {why}", why=dropped_why(tr, note.removeprefix("Dropped: ").rstrip(".")))
+    why = note.removeprefix("Dropped: ").removesuffix(".")
+    return tr._("Dropped: {why}.", why=dropped_reason(tr, why))
