@@ -359,7 +359,7 @@ def test_a_device_gets_the_language_and_time_zone_it_was_turned_on_in(
         deliver_due(database, clock, settings)
         (payload,) = pushes.delivered("phone")
         assert payload["title"] == "Ваш ход · Английские"
-        assert payload["body"] == "Игрок бочек сыграл(а) 11-15."
+        assert payload["body"] == "Игрок бочек сыграл(а) 11-15."  # noqa: RUF001
         assert payload["lang"] == "ru"
         clock.advance(timedelta(hours=42))
         sweep(database, clock, settings)
