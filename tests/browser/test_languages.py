@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 (Russian and Thai texts: their letters are meant)
 """The service in its six languages, in headless Chromium: each page in each language,
 a Russian game through the Russian interface, the picker keeping the seat, and Thai
 drawn with a Thai font (in a screenshot kept under artifacts/).
