@@ -134,19 +134,19 @@ export function lengthOf(seconds) {
   return nt("{n} second", "{n} seconds", seconds);
 }
 
-/** A time left, as people say it: "1 day 23 hours", "5 hours 12 minutes", "7 minutes". */
+/** A time left, as people say it: "1 day 23 h", "5 h 12 min", "7 min", "4 s" (the days
+ * in words, with the language's plural forms; the rest abbreviated). */
 export function span(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   const d = Math.floor(total / 86400);
   const h = Math.floor((total % 86400) / 3600);
   const m = Math.floor((total % 3600) / 60);
-  const days = () => nt("{n} day", "{n} days", d);
-  const hours = () => nt("{n} hour", "{n} hours", h);
-  const minutes = () => nt("{n} minute", "{n} minutes", m);
-  if (d) return t("{days} {hours}", { days: days(), hours: hours() });
+  const hours = () => t("{n} h", { n: h });
+  const minutes = () => t("{n} min", { n: m });
+  if (d) return t("{days} {hours}", { days: nt("{n} day", "{n} days", d), hours: hours() });
   if (h) return t("{hours} {minutes}", { hours: hours(), minutes: minutes() });
   if (m) return minutes();
-  return nt("{n} second", "{n} seconds", total);
+  return t("{n} s", { n: total });
 }
 
 export function ago(iso, now = serverNow()) {
