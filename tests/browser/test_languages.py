@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from app.i18n import LANGUAGES, translator
-from app.rooms.texts import RULE_SET_DESCRIPTIONS
+from app.rooms.texts import RULE_SET_DESCRIPTIONS, RULE_SET_NAMES
 
 from .conftest import ARTIFACTS, WAIT
 
@@ -50,7 +50,7 @@ def test_home_and_room_pages_load_in_each_language(browser: Any, server: str, ta
     page.get_by_role("button", name=tr._("Create a room")).click()
     page.wait_for_url(ROOM)
     expect(page.locator("#ruleset")).to_have_text(
-        tr._("{rule_set} rules", rule_set=tr._(texts_name(default)))
+        tr._("{rule_set} rules", rule_set=tr._(RULE_SET_NAMES[default]))
     )
     expect(page.locator("#status")).to_have_text(
         tr._("Waiting for an opponent: send them the link below."), timeout=WAIT
@@ -58,12 +58,6 @@ def test_home_and_room_pages_load_in_each_language(browser: Any, server: str, ta
     expect(page.get_by_role("button", name=tr._("Copy link"))).to_be_visible()
     assert page.errors == []
     page.context.close()
-
-
-def texts_name(key: str) -> str:
-    from app.rooms.texts import RULE_SET_NAMES
-
-    return RULE_SET_NAMES[key]
 
 
 def test_a_russian_game_start_to_end_in_russian(browser: Any, server: str) -> None:
