@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast lint fmt bench migrate clean
+.PHONY: install run test test-fast lint fmt bench migrate clean screenshot
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -m "not slow"
+
+# The README's picture of the room page, retaken by its browser test.
+screenshot: $(STAMP)
+	SCREENSHOT=update $(BIN)/python -m pytest -q -n 1 tests/browser/test_screenshot.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

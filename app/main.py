@@ -11,6 +11,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 from sqlalchemy import update
 
+from app import __version__
 from app.computer.router import router as computer_router
 from app.computer.runner import ComputerRunner
 from app.core.clock import Clock, SystemClock
@@ -86,7 +87,7 @@ def create_app(
 
     app = FastAPI(
         title="Checkers at your own pace",
-        version="0.1.0",
+        version=__version__,
         description="Correspondence checkers in six rule sets. A seat acts with "
         "`Authorization: Bearer <token>`; everyone else with the room id watches.",
         lifespan=lifespan,

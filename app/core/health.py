@@ -7,7 +7,9 @@ from typing import Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+
+from app import __version__
 
 from .deps import DatabaseDep
 from .errors import unavailable_response
@@ -19,7 +21,8 @@ router = APIRouter(tags=["health"])
 
 class HealthOut(BaseModel):
     status: Literal["ok"]
-    database: str
+    database: str = Field(description="The database's dialect: sqlite or postgresql.")
+    version: str = Field(description="The service's release (pyproject.toml).")
 
 
 @router.get(
@@ -33,4 +36,4 @@ def healthz(request: Request, db: DatabaseDep) -> HealthOut | JSONResponse:
     except Exception as exc:
         log.warning("health check failed: %s", type(exc).__name__)
         return unavailable_response(request.app.state.settings.retry_after_seconds)
-    return HealthOut(status="ok", database=db.engine.dialect.name)
+    return HealthOut(status="ok", database=db.engine.dialect.name, version=__version__)
