@@ -31,6 +31,8 @@ class HealthOut(BaseModel):
     responses={503: {"description": "The database does not answer"}},
 )
 def healthz(request: Request, db: DatabaseDep) -> HealthOut | JSONResponse:
+    """Liveness with a database check: 200 with the database's dialect and the release, or 503
+    with `Retry-After` when the database does not answer."""
     try:
         db.ping()
     except Exception as exc:

@@ -56,6 +56,13 @@ class Notice:
         return sse_frame(self.event)
 
 
+EVENT_STREAM_EXAMPLE = (
+    'id: 7\ndata: {"version":7,"kind":"move",'
+    '"data":{"game":1,"ply":3,"side":"drums","notation":"15x22"},'
+    '"created_at":"2026-12-01T12:00:00Z"}\n\n: keep-alive\n\n'
+)
+
+
 def sse_frame(event: dict[str, Any]) -> bytes:
     data = json.dumps(event, separators=(",", ":"), default=str)
     return f"id: {event['version']}\ndata: {data}\n\n".encode()
