@@ -31,7 +31,7 @@ from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
 from app.engine import RULE_SETS, Board, EngineError
 
 from . import errors, planning, service, subscriptions
-from .events import EVENT_STREAM_EXAMPLE, MAX_VERSION
+from .events import MAX_VERSION, SSE_EVENT_EXAMPLE, SSE_EVENT_SCHEMA
 from .live import LiveResponse, stream
 from .pdn import export_game
 from .runtime import RoomsRuntime, RuntimeDep
@@ -476,8 +476,8 @@ def _resume_point(after: int, last_event_id: str | None) -> int:
             "comment now and then. Reconnect with `Last-Event-ID` or `?after=`.",
             "content": {
                 "text/event-stream": {
-                    "schema": {"type": "string", "description": "Server-Sent Events"},
-                    "example": EVENT_STREAM_EXAMPLE,
+                    "schema": SSE_EVENT_SCHEMA,
+                    "example": SSE_EVENT_EXAMPLE,
                 }
             },
         },

@@ -213,4 +213,8 @@ def test_pdn_and_event_stream_media_types(doc: dict[str, Any]) -> None:
     events = ops["getRoomEvents"]["responses"]["200"]["content"]
     assert set(events) == {"application/json", "text/event-stream"}
     assert events["application/json"]["schema"] == {"$ref": "#/components/schemas/EventsOut"}
-    assert events["text/event-stream"]["example"].startswith("id: ")
+    stream = events["text/event-stream"]
+    assert stream["schema"]["properties"]["data"]["contentSchema"] == {
+        "$ref": "#/components/schemas/EventOut"
+    }
+    assert set(stream["example"]) == {"id", "data"}
