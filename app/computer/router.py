@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from app.ai import Level
 from app.core.deps import BaseUrlDep, ClientDep, ContextDep, SessionDep
+from app.core.openapi import refusals
 from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
 from app.engine import Side
 from app.rooms import service as rooms
@@ -150,6 +151,14 @@ _REVIEW_ANSWERS: dict[int | str, dict[str, Any]] = {
 }
 
 
+# A review waits in the computer's queue: refused while this client holds its share.
+_QUEUED = refusals(
+    429,
+    s429="Too many requests from this client, or the computer has too many things to "
+    "think about for it (`computer_quota`); retry after `Retry-After`",
+)
+
+
 def _started(review: Review, new: bool, runner: ComputerRunner) -> Response:
     if new:
         runner.kick(review.key, review.requested_by)
@@ -165,6 +174,7 @@ def _started(review: Review, new: bool, runner: ComputerRunner) -> Response:
     responses={
         200: {"model": ReviewOut, "description": "Already reviewed or under review"},
         **_REVIEW_ANSWERS,
+        **_QUEUED,
     },
     summary="Ask the Executive to review a finished game of the room (anyone may)",
 )
@@ -251,6 +261,7 @@ def comments(found: Review) -> list[str | None]:
     responses={
         200: {"model": ReviewOut, "description": "Already reviewed or under review"},
         **_REVIEW_ANSWERS,
+        **_QUEUED,
     },
     summary="Ask the Executive to review an imported game",
 )

@@ -137,11 +137,23 @@ def add_action_routes(
     `token_from` is the dependency that finds the seat's token in the request."""
     act_on = acting(token_from)
     options = action_options(dependencies, include_in_schema)
+    # Actions the computer answers are refused while its queue holds this client's share.
+    queued = {
+        **options,
+        "responses": {
+            **options["responses"],
+            **refusals(
+                429,
+                s429="Too many requests from this client, or the computer owes it too many "
+                "replies (`computer_quota`); retry after `Retry-After`",
+            ),
+        },
+    }
 
     @router.post(
         f"{room_path}/moves",
         summary="Play a move (expected_ply guards against stale moves; a resend is a no-op)",
-        **options,
+        **queued,
     )
     def play_move(body: MoveIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
         """Play a move for the token's seat. `expected_ply` is the game's ply the move was
@@ -165,7 +177,7 @@ def add_action_routes(
     @router.post(
         f"{room_path}/draw",
         summary="Offer a draw, or accept or decline the opponent's offer",
-        **options,
+        **queued,
     )
     def draw(body: ActionIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
         """`offer` a draw (3 per player per game), or `accept` or `decline` the opponent's
@@ -184,7 +196,7 @@ def add_action_routes(
     @router.post(
         f"{room_path}/rematch",
         summary="Offer a rematch after a game, or accept or decline the opponent's offer",
-        **options,
+        **queued,
     )
     def rematch(body: ActionIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
         """After a game: `offer` a rematch, or `accept` it (a new game, sides swapped) or

@@ -218,3 +218,14 @@ def test_pdn_and_event_stream_media_types(doc: dict[str, Any]) -> None:
         "$ref": "#/components/schemas/EventOut"
     }
     assert set(stream["example"]) == {"id", "data"}
+
+
+def test_the_computers_queue_refusal_is_listed_without_rate_limits() -> None:
+    """The computer's queue refuses with 429 whether or not rate limits are on."""
+    app = create_app(
+        Settings(database_url="sqlite://", scheduler_enabled=False, rate_limit_enabled=False)
+    )
+    ops = _by_id(dict(app.openapi()))
+    for name in ("playMove", "answerDraw", "answerRematch", "requestGameReview"):
+        assert "429" in ops[name]["responses"], name
+    assert "429" not in ops["renameSeat"]["responses"]
