@@ -35,8 +35,8 @@ WORKDIR /srv/checkers
 COPY requirements.txt ./
 RUN pip install --require-hashes --no-deps -r requirements.txt \
     && useradd --system --home-dir /srv/checkers --shell /usr/sbin/nologin checkers
-COPY --from=build /wheels /tmp/wheels
-RUN pip install --no-deps /tmp/wheels/*.whl && rm -rf /tmp/wheels
+COPY --from=build /wheels ./wheels
+RUN pip install --no-deps ./wheels/*.whl && rm -rf ./wheels
 COPY alembic.ini ./
 COPY migrations ./migrations
 
