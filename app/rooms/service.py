@@ -903,7 +903,9 @@ def read_events(session: Session, *, room_id: str, after: int, limit: int) -> Ev
             room_id=room_id,
             version=room.version,
             events=[
-                EventOut(version=e.version, kind=e.kind, data=e.data, created_at=e.created_at)
+                EventOut(
+                    version=e.version, kind=EventKind(e.kind), data=e.data, created_at=e.created_at
+                )
                 for e in events
             ],
         )
