@@ -70,6 +70,8 @@ def send_mail(
 
 
 class MailUnavailable(Unavailable):
+    """The mail server cannot take the mail now; retry after `retry_after`."""
+
     code = "mail_unavailable"
 
 

@@ -42,10 +42,14 @@ MAX_DEVICES = 10  # push subscriptions a seat keeps; a new one past this replace
 
 
 class EmailUnavailable(Conflict):
+    """This service sends no mail (no SMTP server configured)."""
+
     code = "email_unavailable"
 
 
 class LinkInvalid(Forbidden):
+    """The confirmation link is wrong, used or too old."""
+
     code = "link_invalid"
 
 
