@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,test,bench]'
-	$(BIN)/pybabel compile --domain messages --directory $(LOCALES) >/dev/null
+	$(BIN)/pybabel --quiet compile --domain messages --directory $(LOCALES)
 	touch $(STAMP)
 
 install: $(STAMP)
