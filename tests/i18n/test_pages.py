@@ -83,3 +83,11 @@ def test_views_speak_the_language_and_details_stay_english(client: TestClient) -
     assert resigned.json()["game"]["result"]["text"] == "Шины выиграли: бочки сдались"
     english = client.get(f"/api/rooms/{room}").json()["game"]["result"]
     assert english["text"] == "Tires win: drums resigned" and english["reason"] == "drums resigned"
+
+
+def test_the_openapi_document_says_detail_is_english_and_code_is_the_key(
+    client: TestClient,
+) -> None:
+    description = client.get("/openapi.json").json()["info"]["description"]
+    assert "`detail` is always English" in description
+    assert "`code` is the stable key" in description
