@@ -10,6 +10,9 @@ import { moveText } from "./notation.js";
 function bindForm(form, url, body) {
   if (!form) return;
   const error = form.querySelector(".form-error");
+  // The form is enabled only once its script (which waits for the page's language)
+  // handles the form: a click before that would send the form to nowhere.
+  form.querySelector(".form-body").disabled = false;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = form.querySelector("button[type=submit]");

@@ -68,6 +68,8 @@ function gameItem(game) {
   return li;
 }
 
+// Enabled once this script handles the form (see home.js).
+$("import-form").querySelector(".form-body").disabled = false;
 $("import-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const button = event.target.querySelector("button[type=submit]");
