@@ -29,6 +29,7 @@ from app.core.openapi import install_openapi, operation_id
 from app.core.proxies import ClientAddressMiddleware, HostCheckMiddleware
 from app.core.ratelimit import RateLimitMiddleware, is_limited
 from app.core.settings import Settings, get_settings
+from app.i18n.context import LanguageMiddleware
 from app.imports.router import router as imports_router
 from app.notify.router import router as notify_router
 from app.rooms import runtime
@@ -90,7 +91,11 @@ def create_app(
         title="Checkers at your own pace",
         version=__version__,
         description="Correspondence checkers in six rule sets. A seat acts with "
-        "`Authorization: Bearer <token>`; everyone else with the room id watches.",
+        "`Authorization: Bearer <token>`; everyone else with the room id watches.\n\n"
+        "Refusals are `{detail, code}`: `detail` is always English, for developers; "
+        "`code` is the stable key a client translates or acts on. Texts meant for players "
+        "(`result.text`, `rule_set.description`) follow the `lang` cookie or "
+        "`Accept-Language` (en, pt-BR, ru, es, it, th; English by default).",
         lifespan=lifespan,
         generate_unique_id_function=operation_id,
         docs_url=None,  # served offline by app.web.docs
@@ -122,6 +127,7 @@ def create_app(
         app.include_router(floor_router)
     # Text answers compressed; the event stream is not (Starlette leaves it alone).
     app.add_middleware(GZipMiddleware, minimum_size=800)
+    app.add_middleware(LanguageMiddleware)
     app.add_middleware(
         BodyLimitMiddleware,
         max_bytes=settings.max_body_bytes,

@@ -60,6 +60,7 @@ def add_mail_routes(
                 token=act.token,
                 address=str(body.address),
                 base_url=act.base_url,
+                time_zone=body.time_zone,
                 ctx=act.ctx,
             )
         )

@@ -257,6 +257,7 @@ def add_action_routes(
                 endpoint=body.endpoint,
                 p256dh=body.keys.p256dh,
                 auth=body.keys.auth,
+                time_zone=body.time_zone,
                 ctx=act.ctx,
             )
         )

@@ -106,6 +106,12 @@ class PushIn(_In):
     endpoint: str = Field(min_length=10, max_length=1024)
     keys: PushKeysIn
     expirationTime: int | None = None
+    time_zone: str | None = Field(
+        default=None,
+        max_length=64,
+        description="The browser's IANA time zone (`Europe/Moscow`): the instants in its "
+        "messages are written in it. The messages' language is the request's.",
+    )
 
 
 class PushOffIn(_In):
@@ -143,6 +149,12 @@ class ConditionalOut(BaseModel):
 
 class EmailIn(_In):
     address: EmailStr = Field(description="Where to mail this seat's notifications.")
+    time_zone: str | None = Field(
+        default=None,
+        max_length=64,
+        description="The reader's IANA time zone, for the instants in the mails; their "
+        "language is the request's.",
+    )
 
 
 class MoveIn(_In):

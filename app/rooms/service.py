@@ -563,21 +563,12 @@ def _answer_from_plan(session: Session, state: GameState, played: BoardMove, ctx
     record_move(session, state, seat=owner, move=reply, ctx=ctx, conditional=True)
     last = state.moves[-1]
     text = format_path(state.room.rule_set, last.path, bool(last.captured))
-    state.notes.append(
-        (owner.role, "conditional_played", "Your planned move was played", f"You replied {text}.")
-    )
+    state.notes.append((owner.role, "conditional_played", {"move": text}))
 
 
 def _drop_plan(session: Session, state: GameState, seat: Seat, why: str, ctx: Context) -> None:
     conditionals.save(session, state.game.id, seat, [], ctx.now, note=f"Dropped: {why}.")
-    state.notes.append(
-        (
-            seat.role,
-            "conditional_dropped",
-            "Your planned moves were dropped",
-            f"{why.capitalize()}.",
-        )
-    )
+    state.notes.append((seat.role, "conditional_dropped", {"why": why}))
 
 
 def _drop_plans(session: Session, state: GameState, why: str, ctx: Context) -> None:
