@@ -3,13 +3,16 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LOCALES := app/i18n/locale
+LANGUAGES := en pt_BR ru es it th
 
-.PHONY: install run test test-fast lint fmt bench egdb migrate clean
+.PHONY: install run test test-fast lint fmt bench egdb migrate clean screenshot lock lock-check i18n
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,test,bench]'
+	$(BIN)/pybabel --quiet compile --domain messages --directory $(LOCALES)
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -25,6 +28,35 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -m "not slow"
+
+# The README's picture of the room page, retaken by its browser test.
+screenshot: $(STAMP)
+	SCREENSHOT=update $(BIN)/python -m pytest -q -n 1 tests/browser/test_screenshot.py
+
+# The lock files, pinned with hashes from pyproject.toml (pip-tools): requirements.txt
+# (the service), requirements-dev.txt (with the dev, test and bench extras, the service's
+# pins unchanged), requirements-build.txt (the build system). The Dockerfile installs them.
+PIP_COMPILE = CUSTOM_COMPILE_COMMAND="make lock" $(abspath $(BIN))/pip-compile --quiet \
+	--generate-hashes --strip-extras --no-emit-index-url --no-emit-find-links
+COMPILE_LOCKS = $(PIP_COMPILE) -o requirements.txt pyproject.toml \
+	&& $(PIP_COMPILE) --extra dev --extra test --extra bench -c requirements.txt \
+		-o requirements-dev.txt pyproject.toml \
+	&& $(PIP_COMPILE) --allow-unsafe --only-build-deps --all-build-deps \
+		-o requirements-build.txt pyproject.toml
+
+lock: $(STAMP)
+	$(COMPILE_LOCKS)
+
+# Recompile a copy of the locks (their pins kept, as pip-compile does) and compare: any
+# difference means pyproject.toml changed without `make lock`. Needs the package index.
+lock-check: $(STAMP)
+	rm -rf .cache/lock && mkdir -p .cache/lock
+	cp pyproject.toml README.md requirements.txt requirements-dev.txt requirements-build.txt \
+		.cache/lock/
+	cd .cache/lock && $(COMPILE_LOCKS)
+	for f in requirements.txt requirements-dev.txt requirements-build.txt; do \
+		diff -u $$f .cache/lock/$$f || { echo "$$f does not match pyproject.toml: make lock"; exit 1; }; \
+	done
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -43,3 +75,20 @@ egdb: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
+
+# Extract every message (Python, templates, page scripts) and bring each language's
+# catalog up to date, then compile them (the .mo files are built, never committed).
+i18n: $(STAMP)
+	$(BIN)/pybabel extract --mapping-file babel.cfg --keywords t --keywords nt:1,2 \
+	  --no-wrap --sort-by-file --project checkers-service --copyright-holder "" \
+	  --output-file $(LOCALES)/messages.pot app
+	for lang in $(LANGUAGES); do \
+	  if [ -f $(LOCALES)/$$lang/LC_MESSAGES/messages.po ]; then \
+	    $(BIN)/pybabel update --no-wrap --ignore-obsolete --input-file $(LOCALES)/messages.pot \
+	      --output-dir $(LOCALES) --locale $$lang; \
+	  else \
+	    $(BIN)/pybabel init --no-wrap --input-file $(LOCALES)/messages.pot \
+	      --output-dir $(LOCALES) --locale $$lang; \
+	  fi; \
+	done
+	$(BIN)/pybabel compile --domain messages --directory $(LOCALES) --statistics

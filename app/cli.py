@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 import time
@@ -45,6 +46,26 @@ def _cmd_migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _port_in_use(host: str, port: int) -> str | None:
+    """Why `host:port` cannot be listened on (taken, or not an address here), or None.
+    Checked before anything is printed, so a busy port gives one line and no URL."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        return f"unknown address: {exc.strerror}"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        # As Uvicorn binds: a port left in TIME_WAIT by the last run is free.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            return "the port is in use" if exc.errno == errno.EADDRINUSE else exc.strerror
+    return None
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -66,7 +87,16 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         )
         return 2
     configure_logging(settings.log_level)
-    upgrade(settings.database_url)
+    busy = _port_in_use(host, port)
+    if busy:
+        print(
+            f"error: cannot listen on {host}:{port} ({busy}); stop what holds it, or pick "
+            f"another port: PORT={port + 1} make run (or checkers serve --port {port + 1})",
+            file=sys.stderr,
+        )
+        return 2
+    if settings.migrate_on_start:
+        upgrade(settings.database_url)
     # Every connection (a live stream too) is a file; leave room for the concurrency limit.
     raise_file_limit(settings.http_limit_concurrency + 256)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
@@ -104,7 +134,8 @@ def _cmd_worker(args: argparse.Namespace) -> int:
 
     settings = get_settings()
     configure_logging(settings.log_level)
-    upgrade(settings.database_url)
+    if settings.migrate_on_start:
+        upgrade(settings.database_url)
     database = Database(settings.database_url, **engine_options(settings))
     if args.once:
         print(f"rooms handled: {sweep(database, SystemClock(), settings)}")
@@ -199,7 +230,10 @@ def _depth(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from app import __version__
+
     parser = argparse.ArgumentParser(prog="checkers", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"checkers {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("perft", help="count leaf nodes of the move tree")
@@ -214,7 +248,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_cmd_perft)
 
-    p = sub.add_parser("serve", help="apply migrations, then serve the web app and API")
+    p = sub.add_parser(
+        "serve",
+        help="apply migrations (unless MIGRATE_ON_START=false), then serve the web app and API",
+    )
     p.add_argument("--host", default=None, help="address to bind (default HOST or 127.0.0.1)")
     p.add_argument("--port", type=int, default=None, help="port (default PORT or 8000)")
     p.add_argument(

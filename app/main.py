@@ -11,12 +11,13 @@ from fastapi import APIRouter, FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 from sqlalchemy import update
 
+from app import __version__
 from app.computer.router import router as computer_router
 from app.computer.runner import ComputerRunner
 from app.core.clock import Clock, SystemClock
 from app.core.db import Database, engine_options
 from app.core.deps import SessionDep
-from app.core.errors import document_common_answers, install_error_handlers
+from app.core.errors import install_error_handlers
 from app.core.health import router as health_router
 from app.core.logging import configure_logging
 from app.core.middleware import (
@@ -24,9 +25,11 @@ from app.core.middleware import (
     BodyLimitMiddleware,
     UnexpectedErrorMiddleware,
 )
+from app.core.openapi import install_openapi, operation_id
 from app.core.proxies import ClientAddressMiddleware, HostCheckMiddleware
 from app.core.ratelimit import RateLimitMiddleware, is_limited
 from app.core.settings import Settings, get_settings
+from app.i18n.context import LanguageMiddleware
 from app.imports.router import router as imports_router
 from app.notify.router import router as notify_router
 from app.rooms import runtime
@@ -86,10 +89,15 @@ def create_app(
 
     app = FastAPI(
         title="Checkers at your own pace",
-        version="0.1.0",
+        version=__version__,
         description="Correspondence checkers in six rule sets. A seat acts with "
-        "`Authorization: Bearer <token>`; everyone else with the room id watches.",
+        "`Authorization: Bearer <token>`; everyone else with the room id watches.\n\n"
+        "Refusals are `{detail, code}`: `detail` is always English, for developers; "
+        "`code` is the stable key a client translates or acts on. Texts meant for players "
+        "(`result.text`, `rule_set.description`) follow the `lang` cookie or "
+        "`Accept-Language` (en, pt-BR, ru, es, it, th; English by default).",
         lifespan=lifespan,
+        generate_unique_id_function=operation_id,
         docs_url=None,  # served offline by app.web.docs
         redoc_url=None,
     )
@@ -114,11 +122,12 @@ def create_app(
     mount_static(app)
     mount_docs(app)
     install_error_handlers(app)
-    document_common_answers(app, is_limited if settings.rate_limit_enabled else lambda *_: False)
+    install_openapi(app, is_limited if settings.rate_limit_enabled else lambda *_: False)
     if settings.bench_endpoints:
         app.include_router(floor_router)
     # Text answers compressed; the event stream is not (Starlette leaves it alone).
     app.add_middleware(GZipMiddleware, minimum_size=800)
+    app.add_middleware(LanguageMiddleware)
     app.add_middleware(
         BodyLimitMiddleware,
         max_bytes=settings.max_body_bytes,

@@ -45,6 +45,18 @@ TABLES = (
 )
 
 
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """Say at the top of the run what a fresh machine lacks for the browser tests, so
+    their skips (or, under CI=true, failures) are no surprise."""
+    from tests.browser.conftest import missing_browser
+
+    reason = missing_browser()
+    if reason is None:
+        return []
+    then = "they fail (CI=true)" if os.environ.get("CI", "").lower() == "true" else "they skip"
+    return [f"browser tests: {reason}; {then}"]
+
+
 def _admin_url() -> str:
     url = os.environ.get("TEST_DATABASE_URL", DEFAULT_TEST_DATABASE_URL)
     return Settings(database_url=url).database_url

@@ -49,10 +49,14 @@ class ReviewStatus(enum.StrEnum):
 
 
 class GameNotFinished(Conflict):
+    """Only a finished game is reviewed."""
+
     code = "game_not_finished"
 
 
 class ReviewNotFound(NotFound):
+    """This game has no review; request one first."""
+
     code = "review_not_found"
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Request, Response, status
-from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 
 from app.ai import Level
 from app.core.deps import BaseUrlDep, ClientDep, ContextDep, SessionDep
-from app.core.responses import ModelResponse, no_store
+from app.core.openapi import refusals
+from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
 from app.engine import Side
 from app.rooms import service as rooms
 from app.rooms.pdn import export_game
@@ -60,6 +60,10 @@ def create_computer_game(
     base: BaseUrlDep,
     runtime: RuntimeDep,
 ) -> SeatGrant:
+    """A room against one of the four computer opponents (`level`), in any rule set and from
+    any position. You take the drums seat (its token is in the answer, shown once); the
+    computer holds the tires and replies on its own, in the background: follow the room's
+    events, or read the room again."""
     granted = service.create_computer_game(
         session, rule_set=body.rule_set, level=body.level, name=body.name, fen=body.fen, ctx=ctx
     )
@@ -147,6 +151,14 @@ _REVIEW_ANSWERS: dict[int | str, dict[str, Any]] = {
 }
 
 
+# A review waits in the computer's queue: refused while this client holds its share.
+_QUEUED = refusals(
+    429,
+    s429="Too many requests from this client, or the computer has too many things to "
+    "think about for it (`computer_quota`); retry after `Retry-After`",
+)
+
+
 def _started(review: Review, new: bool, runner: ComputerRunner) -> Response:
     if new:
         runner.kick(review.key, review.requested_by)
@@ -162,6 +174,7 @@ def _started(review: Review, new: bool, runner: ComputerRunner) -> Response:
     responses={
         200: {"model": ReviewOut, "description": "Already reviewed or under review"},
         **_REVIEW_ANSWERS,
+        **_QUEUED,
     },
     summary="Ask the Executive to review a finished game of the room (anyone may)",
 )
@@ -173,6 +186,9 @@ def review_room_game(
     room_id: str = RoomId,
     number: int = Path(ge=1, le=1_000_000),
 ) -> Response:
+    """Ask the Executive to score every position of a finished game of the room and mark the
+    inaccuracies, mistakes and blunders with the better move. 202 when the review starts,
+    200 when it exists or is under way; read it at the same path."""
     found, new = review.request_for_room(
         session,
         room_id=room_id,
@@ -193,13 +209,15 @@ def review_room_game(
 def room_game_review(
     session: SessionDep, room_id: str = RoomId, number: int = Path(ge=1, le=1_000_000)
 ) -> Response:
+    """The review of a game of the room as far as it has got (`status`): each move's score and
+    judgement, and the better move where the move gave something away."""
     return ModelResponse(review_out(review.read_for_room(session, room_id=room_id, number=number)))
 
 
 @router.get(
     "/rooms/{room_id}/games/{number}/review.pdn",
-    response_class=PlainTextResponse,
-    responses={**_REVIEW_ANSWERS, 200: {"content": {"application/x-pdn": {}}}},
+    response_class=PdnResponse,
+    responses={**_REVIEW_ANSWERS, 200: PDN_ANSWER},
     summary="A game of the room as PDN, the review's evaluation after each move",
 )
 def reviewed_pdn(
@@ -207,7 +225,8 @@ def reviewed_pdn(
     base: BaseUrlDep,
     room_id: str = RoomId,
     number: int = Path(ge=1, le=1_000_000),
-) -> PlainTextResponse:
+) -> PdnResponse:
+    """The game as PDN with the review's evaluation after each move as comments."""
     found = review.read_for_room(session, room_id=room_id, number=number)
     room, game, moves = rooms.read_game(session, room_id=room_id, number=number)
     text = export_game(
@@ -242,6 +261,7 @@ def comments(found: Review) -> list[str | None]:
     responses={
         200: {"model": ReviewOut, "description": "Already reviewed or under review"},
         **_REVIEW_ANSWERS,
+        **_QUEUED,
     },
     summary="Ask the Executive to review an imported game",
 )
@@ -252,6 +272,7 @@ def review_imported_game(
     client: ClientDep,
     imported_id: str = Path(min_length=1, max_length=64),
 ) -> Response:
+    """Ask the Executive to review an imported game, as for a game of a room."""
     found, new = review.request_for_import(
         session,
         imported_id=imported_id,
@@ -271,4 +292,5 @@ def review_imported_game(
 def imported_game_review(
     session: SessionDep, imported_id: str = Path(min_length=1, max_length=64)
 ) -> Response:
+    """The review of an imported game as far as it has got."""
     return ModelResponse(review_out(review.read_for_import(session, imported_id=imported_id)))

@@ -48,10 +48,14 @@ SCAN_JOB_ID = "computer-scan"
 
 
 class ComputerQuota(TooManyRequests):
+    """This client has its share of the computer's replies waiting; retry after `retry_after`."""
+
     code = "computer_quota"
 
 
 class ComputerBusy(Unavailable):
+    """The computer's queue is full; retry after `retry_after`."""
+
     code = "computer_busy"
 
 

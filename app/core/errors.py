@@ -14,12 +14,13 @@ may retry the same request (moves are idempotent by `expected_ply`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Any, ClassVar
+from datetime import datetime
+from typing import Any, ClassVar, Literal
 
 from fastapi import FastAPI, Request, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -39,22 +40,32 @@ class ServiceError(Exception):
 
 # Categories: one HTTP status each.
 class NotFound(ServiceError):
+    """What the request names does not exist."""
+
     code = "not_found"
 
 
 class Unauthenticated(ServiceError):
+    """The action needs a seat's token (`Authorization: Bearer <token>`)."""
+
     code = "unauthenticated"
 
 
 class Forbidden(ServiceError):
+    """The credentials sent do not allow this."""
+
     code = "forbidden"
 
 
 class Conflict(ServiceError):
+    """The room's state does not allow this now."""
+
     code = "conflict"
 
 
 class InvalidInput(ServiceError):
+    """The request is well formed but its content is refused."""
+
     code = "invalid_input"
 
 
@@ -161,47 +172,96 @@ def unavailable_response(retry_after: int) -> JSONResponse:
     )
 
 
-PROBLEM_SCHEMA: dict[str, Any] = {
-    "title": "Problem",
-    "type": "object",
-    "properties": {"detail": {"type": "string"}, "code": {"type": "string"}},
-    "required": ["detail", "code"],
+# Codes answered outside any `ServiceError`, by the handlers and middleware.
+PLAIN_CODES: dict[str, tuple[int, str]] = {
+    "validation_error": (422, "The request does not fit its schema; `errors` says where."),
+    "http_error": (404, "Refused by HTTP itself: an unknown path (404), a wrong method (405)."),
+    "database_unavailable": (503, "The database does not answer; retry after `Retry-After`."),
+    "rate_limited": (429, "This client's share of a rate limit is spent; see `retry_after`."),
+    "too_large": (413, "The request body is larger than this route accepts."),
+    "bad_host": (400, "The Host header names a host this service does not serve."),
+    "request_timeout": (408, "The request's headers or body did not arrive in time."),
+    "internal_error": (500, "A failure the service did not expect (logged, a bug)."),
 }
-RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait", "schema": {"type": "integer"}}}
 
 
-def document_common_answers(app: FastAPI, limited: Callable[[str, str], bool]) -> None:
-    """Describe in /openapi.json the answers the middleware and handlers give on any
-    route: 400 (unreadable body), 413 (body too large), 429 on rate-limited routes, 503
-    (database unavailable), and that refusals are JSON on every route.
-    `limited(method, path)` says which routes are rate-limited."""
-    build = app.openapi
+class ValidationProblem(BaseModel):
+    """One place where a request does not fit its schema."""
 
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema:
-            return app.openapi_schema
-        schema = build()
-        schema.setdefault("components", {}).setdefault("schemas", {})["Problem"] = PROBLEM_SCHEMA
-        problem = {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
-        for path, operations in schema.get("paths", {}).items():
-            for method, operation in operations.items():
-                answers = operation.setdefault("responses", {})
-                extra: dict[str, dict[str, Any]] = {
-                    "503": {"description": "Database unavailable", "headers": RETRY_AFTER}
+    loc: list[str | int] = Field(
+        description="Where: `body`, `query`, `path` or `header`, then keys."
+    )
+    msg: str
+    type: str
+
+
+class Error(BaseModel):
+    """Every refusal and failure: `detail` for people, `code` for programs, and the extra
+    fields some codes carry."""
+
+    detail: str = Field(description="Why the request was refused, for people.")
+    code: str = Field(description="Machine-readable reason (the `ErrorCode` values).")
+    legal_moves: list[str] | None = Field(
+        default=None,
+        description="`illegal_move`, `conditional_refused`: the legal moves there, written as "
+        "the move was.",
+    )
+    candidates: list[str] | None = Field(
+        default=None, description="`ambiguous_move`: the legal moves the text could mean."
+    )
+    current_ply: int | None = Field(
+        default=None, description="`stale_ply`: the game's ply now; choose the move again."
+    )
+    opens_at: datetime | None = Field(
+        default=None, description="`claim_not_open`: when the forfeit claim opens."
+    )
+    retry_after: int | None = Field(
+        default=None,
+        description="429 and 503 refusals: seconds to wait (also the `Retry-After` header).",
+    )
+    rule_sets: list[str] | None = Field(
+        default=None, description="`unknown_rule_set`: the rule sets there are."
+    )
+    result: str | None = Field(default=None, description="`game_over`: how the game ended.")
+    turn: Literal["drums", "tires"] | None = Field(
+        default=None, description="`not_your_turn`: the side to move."
+    )
+    max_games: int | None = Field(
+        default=None, description="`game_limit`: the most games one room holds."
+    )
+    ply: int | None = Field(
+        default=None, description="`conditional_refused`: the ply of the refused move."
+    )
+    move: str | None = Field(
+        default=None, description="`conditional_refused`: the refused move as sent."
+    )
+    errors: list[ValidationProblem] | None = Field(
+        default=None, description="`validation_error`: each place that does not fit."
+    )
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "detail": "illegal move: 9-13 is not legal here; legal moves: 15x22",
+                    "code": "illegal_move",
+                    "legal_moves": ["15x22"],
                 }
-                if "requestBody" in operation:
-                    extra["400"] = {"description": "Unreadable request body"}
-                    extra["413"] = {"description": "Request body too large"}
-                if limited(method.upper(), path):
-                    extra["429"] = {"description": "Too many requests", "headers": RETRY_AFTER}
-                for code, answer in extra.items():
-                    answers.setdefault(code, {**answer, "content": problem})
-                for code, answer in answers.items():
-                    # Every refusal is JSON, also on routes whose success is not (PDN).
-                    content = answer.get("content")
-                    if code[0] in "45" and content and "application/json" not in content:
-                        answer["content"] = {"application/json": next(iter(content.values()))}
-        app.openapi_schema = schema
-        return schema
+            ]
+        }
+    )
 
-    app.openapi = openapi  # type: ignore[method-assign]
+
+def error_codes() -> dict[str, tuple[int, str]]:
+    """Every `code` a refusal may carry, with its HTTP status and meaning: each
+    `ServiceError` class loaded so far (its docstring's first line) and `PLAIN_CODES`."""
+    found: dict[str, tuple[int, str]] = {}
+    pending: list[type[ServiceError]] = [ServiceError]
+    while pending:
+        cls = pending.pop()
+        pending.extend(cls.__subclasses__())
+        if cls is ServiceError:
+            continue
+        doc = (cls.__doc__ or "").strip().split("\n\n")[0]
+        found[cls.code] = (status_of(cls(doc)), " ".join(doc.split()))
+    return {**dict(sorted(found.items())), **PLAIN_CODES}

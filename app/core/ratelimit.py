@@ -18,8 +18,9 @@ import time
 from dataclasses import dataclass
 
 from limits import RateLimitItem, parse
+from limits.aio.storage import Storage as AsyncStorage
 from limits.aio.strategies import MovingWindowRateLimiter
-from limits.storage import storage_from_string
+from limits.storage import Storage, storage_from_string
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .responses import send_json
@@ -91,13 +92,20 @@ def is_limited(method: str, path: str) -> bool:
     return bucket_of(method, path) is not None
 
 
+def storage_of(uri: str) -> Storage | AsyncStorage:
+    """The counts' storage for a `limits` URI; Redis through redis-py (`redis.asyncio`),
+    the client the service installs, rather than `limits`' default, coredis."""
+    options = {"implementation": "redispy"} if uri.startswith("async+redis") else {}
+    return storage_from_string(uri, **options)
+
+
 class RateLimitMiddleware:
     """Refuse a client's request with 429 once its bucket's limit is spent."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
         self.items = limits_of(settings)
-        self.limiter = MovingWindowRateLimiter(storage_from_string(settings.rate_limit_storage))
+        self.limiter = MovingWindowRateLimiter(storage_of(settings.rate_limit_storage))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         bucket = bucket_of(scope.get("method", ""), scope.get("path", ""))

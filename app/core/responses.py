@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from fastapi.responses import Response
+from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel
 from starlette.types import Send
 
@@ -32,6 +32,23 @@ class ModelResponse(Response):
     def render(self, content: Any) -> bytes:
         assert isinstance(content, BaseModel)
         return content.model_dump_json().encode()
+
+
+class PdnResponse(PlainTextResponse):
+    """A game as Portable Draughts Notation text."""
+
+    media_type = "application/x-pdn"
+
+
+PDN_EXAMPLE = (
+    '[Event "Checkers at your own pace"]\n[White "Ben"]\n[Black "Ana"]\n'
+    '[Result "1-0"]\n[GameType "21"]\n\n1. 11-15 22-18 2. 15x22 1-0\n'
+)
+# How a route answering PDN describes its success in the OpenAPI document.
+PDN_ANSWER: dict[str, Any] = {
+    "description": "The game as PDN text (a download: `Content-Disposition: attachment`).",
+    "content": {"application/x-pdn": {"schema": {"type": "string"}, "example": PDN_EXAMPLE}},
+}
 
 
 async def send_json(

@@ -13,7 +13,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 class Settings(BaseSettings):
     """Every knob of the service; each field is an environment variable of the same name."""
 
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+    # An empty variable counts as unset (a compose file passes `${SMTP_HOST:-}` through).
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", env_ignore_empty=True)
 
     database_url: str = Field(
         default="sqlite:///checkers.sqlite3",

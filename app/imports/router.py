@@ -6,14 +6,13 @@ from typing import Any
 
 from fastapi import APIRouter, Path, Query, Request, Response, status
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import PlainTextResponse
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from app.core.deps import ContextDep, DatabaseDep, SessionDep
 from app.core.errors import InvalidInput
-from app.core.responses import ModelResponse
-from app.rooms.schemas import ErrorOut
+from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse
+from app.rooms.schemas import RULE_SET_KEYS, ErrorOut
 
 from . import service
 from .schemas import ImportedGameOut, ImportIn, ImportOut
@@ -31,6 +30,9 @@ _BODY: dict[str, Any] = {
         "content": {
             "application/json": {"schema": ImportIn.model_json_schema()},
             "text/plain": {"schema": {"type": "string", "description": "The PDN text itself."}},
+            "application/octet-stream": {
+                "schema": {"type": "string", "format": "binary", "description": "The PDN file."}
+            },
         },
     }
 }
@@ -42,7 +44,7 @@ _BODY: dict[str, Any] = {
     response_model=ImportOut,
     responses={422: {"model": ErrorOut}},
     openapi_extra=_BODY,
-    summary="Import the recorded games of a PDN text (JSON, or the text as text/plain)",
+    summary="Import the recorded games of a PDN text (JSON, or the text itself or its file)",
 )
 async def create_import(
     request: Request,
@@ -52,6 +54,7 @@ async def create_import(
         default="english",
         max_length=32,
         description="With a text/plain body: the rule set of games without a GameType tag.",
+        json_schema_extra=RULE_SET_KEYS,
     ),
 ) -> Response:
     """Every game is replayed through the engine; each that replays in full is stored,
@@ -85,15 +88,15 @@ async def create_import(
 
 @router.get(
     "/imported-games/{game_id}.pdn",
-    response_class=PlainTextResponse,
-    responses={**_REFUSALS, 200: {"content": {"application/x-pdn": {}}}},
+    response_class=PdnResponse,
+    responses={**_REFUSALS, 200: PDN_ANSWER},
     summary="An imported game as PDN, in its rule set's tradition",
 )
-def imported_game_pdn(session: SessionDep, game_id: str = GameId) -> PlainTextResponse:
+def imported_game_pdn(session: SessionDep, game_id: str = GameId) -> PdnResponse:
+    """An imported game as PDN, written by this service in the game's rule set's notation."""
     game = service.read_imported(session, game_id=game_id)
-    return PlainTextResponse(
+    return PdnResponse(
         service.export_imported(game),
-        media_type="application/x-pdn",
         headers={"Content-Disposition": f'attachment; filename="imported-{game.number}.pdn"'},
     )
 
@@ -105,5 +108,7 @@ def imported_game_pdn(session: SessionDep, game_id: str = GameId) -> PlainTextRe
     summary="An imported game in full: its tags, moves, result and the reader's notes",
 )
 def imported_game(session: SessionDep, game_id: str = GameId) -> Response:
+    """An imported game in full: its tags in the record's order, every move in every form, the
+    result and the reader's notes, for its replay."""
     game = service.read_imported(session, game_id=game_id)
     return ModelResponse(imported_game_out(game))

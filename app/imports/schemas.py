@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.engine import Side
-from app.rooms.schemas import MoveOut, RuleSetOut
+from app.rooms.schemas import RULE_SET_KEYS, MoveOut, RuleSetOut
 
 PdnResult = Literal["1-0", "0-1", "1/2-1/2", "*"]
 
@@ -24,6 +24,7 @@ class ImportIn(BaseModel):
         default="english",
         max_length=32,
         description="The rule set of games without a GameType tag.",
+        json_schema_extra=RULE_SET_KEYS,
     )
 
 
@@ -63,7 +64,7 @@ class ImportedReportOut(BaseModel):
     id: str | None = Field(description="The stored game's id (null when not imported).")
     url: str | None = Field(description="Its read-only replay page.")
     pdn_url: str | None = Field(description="Its PDN, as this service writes it.")
-    rule_set: str
+    rule_set: str = Field(json_schema_extra=RULE_SET_KEYS)
     white: str | None
     black: str | None
     event: str | None

@@ -20,10 +20,14 @@ from .models import ImportedGame
 
 
 class NoGames(InvalidInput):
+    """The PDN text holds no game."""
+
     code = "no_games"
 
 
 class ImportedGameNotFound(NotFound):
+    """No imported game has this id."""
+
     code = "imported_game_not_found"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.engine import RULE_SETS, tradition
 from app.engine.pdn import ReplayFailure, ReplayReport, ServiceEnd
+from app.i18n.context import current
 from app.rooms.positions import start_board, start_text
 from app.rooms.schemas import MoveOut
 from app.rooms.view import move_forms, move_number, rule_set_out
@@ -91,10 +92,15 @@ def import_out(items: list[Imported], encoding: str) -> ImportOut:
 
 def result_text(rule_set: str, result: str) -> str:
     """The recorded result in the tradition's colours: ``Black won (1-0)``."""
+    tr = current()
     winner = winner_of(result)
     if winner is not None:
-        return f"{tradition(rule_set).colour(winner).value} won ({result})"
-    return "Drawn (1/2-1/2)" if result == "1/2-1/2" else "No result recorded (*)"
+        if tradition(rule_set).colour(winner).value == "White":
+            return tr._("White won ({result})", result=result)
+        return tr._("Black won ({result})", result=result)
+    if result == "1/2-1/2":
+        return tr._("Drawn (1/2-1/2)")
+    return tr._("No result recorded (*)")
 
 
 def imported_game_out(game: ImportedGame) -> ImportedGameOut:

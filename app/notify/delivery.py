@@ -27,6 +27,7 @@ from app.core.db import Database
 from app.core.jobs import add_periodic
 from app.core.logging import log_fields
 from app.core.settings import Settings
+from app.i18n import DEFAULT, translator
 from app.rooms import subscriptions
 from app.rooms.models import Channel, Delivery, Notification, PushSubscription, SeatEmail
 
@@ -131,11 +132,17 @@ def _mail_text(session: Session, item: Claimed, ctx: Context) -> tuple[str, str]
     payload = item.payload
     stop = subscriptions.unsubscribe_signature(session, item.email_id, ctx)
     unsubscribe = f"{item.base_url}/mail/unsubscribe?e={item.email_id}&t={stop}"
-    text = (
-        f"{payload['body']}\n\n"
-        f"Open the room: {item.base_url}{payload['url']}\n\n"
-        "You get this mail because you asked to be told about this game.\n"
-        f"Stop these mails: {unsubscribe}\n"
+    tr = translator(str(payload.get("lang", DEFAULT)))  # the address's language
+    text = "".join(
+        (
+            f"{payload['body']}\n\n",
+            tr._("Open the room: {url}", url=f"{item.base_url}{payload['url']}"),
+            "\n\n",
+            tr._("You get this mail because you asked to be told about this game."),
+            "\n",
+            tr._("Stop these mails: {url}", url=unsubscribe),
+            "\n",
+        )
     )
     return text, unsubscribe
 

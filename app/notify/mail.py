@@ -17,6 +17,8 @@ from sqlalchemy.orm import Session
 from app.core.context import Context
 from app.core.errors import Unavailable
 from app.core.settings import Settings
+from app.i18n import valid_zone
+from app.i18n.context import current
 from app.rooms import subscriptions
 from app.rooms.state import GameState
 
@@ -68,6 +70,8 @@ def send_mail(
 
 
 class MailUnavailable(Unavailable):
+    """The mail server cannot take the mail now; retry after `retry_after`."""
+
     code = "mail_unavailable"
 
 
@@ -79,20 +83,40 @@ def start_mails(
     address: str,
     base_url: str,
     ctx: Context,
+    time_zone: str | None = None,
 ) -> GameState:
     """Keep `address` for the token's seat and mail it the confirmation link. The mail is
     sent here, once the room is unlocked: the link's secret is stored nowhere else."""
     state, confirmation = subscriptions.request_email(
-        session, room_id=room_id, token=token, address=address, base_url=base_url, ctx=ctx
+        session,
+        room_id=room_id,
+        token=token,
+        address=address,
+        base_url=base_url,
+        time_zone=time_zone,
+        ctx=ctx,
     )
+    tr = current()  # the mails' language from now on: the one of this request
     hours = max(1, round((confirmation.expires_at - ctx.now).total_seconds() / 3600))
-    text = (
-        "Someone, probably you, asked to be told by mail about a checkers game.\n\n"
-        f"Confirm this address within {hours} hours: {confirmation.link}\n\n"
-        "If it was not you, ignore this mail: nothing more will be sent.\n"
+    within = tr.ngettext("{n} hour", "{n} hours", hours)
+    until = tr.datetime(confirmation.expires_at, valid_zone(time_zone))
+    text = "".join(
+        (
+            tr._("Someone, probably you, asked to be told by mail about a checkers game."),
+            "\n\n",
+            tr._(
+                "Confirm this address within {within} (until {until}): {link}",
+                within=within,
+                until=until,
+                link=confirmation.link,
+            ),
+            "\n\n",
+            tr._("If it was not you, ignore this mail: nothing more will be sent."),
+            "\n",
+        )
     )
     try:
-        send_mail(ctx.settings, to=address, subject="Confirm your address", text=text)
+        send_mail(ctx.settings, to=address, subject=tr._("Confirm your address"), text=text)
     except MailError as exc:
         raise MailUnavailable(
             "the confirmation mail could not be sent: try again later",

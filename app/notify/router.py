@@ -28,6 +28,8 @@ class PushKeyOut(BaseModel):
 
 @router.get("/push-key", response_model=PushKeyOut, summary="The Web Push public key")
 def push_key(session: SessionDep, ctx: ContextDep) -> PushKeyOut:
+    """The service's VAPID public key (base64url), the `applicationServerKey` a browser
+    subscribes with before `subscribePush`."""
     return PushKeyOut(public_key=push.vapid_keys(session, ctx).public_key)
 
 
@@ -48,6 +50,9 @@ def add_mail_routes(
         **action_options(dependencies, include_in_schema),
     )
     def email_on(body: EmailIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """Mail this seat's notifications to an address: a confirmation link is mailed first,
+        and mails start once it is followed. 503 `mail_unavailable` when the mail server
+        cannot take it now; 409 `email_unavailable` when the service sends no mail."""
         return act.answer(
             start_mails(
                 act.session,
@@ -55,6 +60,7 @@ def add_mail_routes(
                 token=act.token,
                 address=str(body.address),
                 base_url=act.base_url,
+                time_zone=body.time_zone,
                 ctx=act.ctx,
             )
         )

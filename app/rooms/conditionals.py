@@ -27,6 +27,8 @@ Tree = list[dict[str, Any]]
 
 
 class LineRefused(InvalidInput):
+    """A conditional line cannot be stored; `ply`, `move` and `legal_moves` say where."""
+
     code = "conditional_refused"
 
 

@@ -55,82 +55,122 @@ __all__ = [
 
 
 class RoomNotFound(NotFound):
+    """No room has this id (or it was deleted after its retention time)."""
+
     code = "room_not_found"
 
 
 class GameNotFound(NotFound):
+    """The room has no game of this number."""
+
     code = "game_not_found"
 
 
 class TokenRequired(Unauthenticated):
+    """This action needs a seat's token (`Authorization: Bearer <token>`)."""
+
     code = "token_required"
 
 
 class WrongToken(Forbidden):
+    """The token sent opens no seat of this room."""
+
     code = "wrong_token"
 
 
 class RoomFull(Conflict):
+    """Both seats of the room are taken."""
+
     code = "room_full"
 
 
 class WaitingForOpponent(Conflict):
+    """The room still waits for its second player."""
+
     code = "waiting_for_opponent"
 
 
 class RoomExpired(Conflict):
+    """The room expired (no move in time) or closed to rematches."""
+
     code = "room_expired"
 
 
 class GameOver(Conflict):
+    """The game is over; `result` says how it ended."""
+
     code = "game_over"
 
 
 class GameNotOver(Conflict):
+    """The game is still in progress (a rematch comes after it)."""
+
     code = "game_not_over"
 
 
 class GameLimit(Conflict):
+    """The room holds `max_games` games, its most."""
+
     code = "game_limit"
 
 
 class NotYourTurn(Conflict):
+    """The other side is to move."""
+
     code = "not_your_turn"
 
 
 class StalePly(Conflict):
+    """`expected_ply` is not the game's ply (`current_ply`): the position has changed."""
+
     code = "stale_ply"
 
 
 class OfferPending(Conflict):
+    """An offer of this kind is already waiting for an answer."""
+
     code = "offer_pending"
 
 
 class OfferLimit(Conflict):
+    """This player has made all the draw offers a game allows."""
+
     code = "offer_limit"
 
 
 class NoOffer(Conflict):
+    """There is no offer from the opponent to accept or decline."""
+
     code = "no_offer"
 
 
 class ClaimNotAllowed(Conflict):
+    """Only the waiting player may claim a forfeit, and never against the computer."""
+
     code = "claim_not_allowed"
 
 
 class ClaimNotOpen(Conflict):
+    """The forfeit claim is not open yet; it opens at `opens_at`."""
+
     code = "claim_not_open"
 
 
 class UnknownRuleSet(InvalidInput):
+    """No rule set has this key; `rule_sets` lists those there are."""
+
     code = "unknown_rule_set"
 
 
 class IllegalMove(InvalidInput):
+    """The move is not legal in the position; `legal_moves` lists those that are."""
+
     code = "illegal_move"
 
 
 class AmbiguousMove(InvalidInput):
+    """The move text fits several legal moves; `candidates` lists them."""
+
     code = "ambiguous_move"
 
 
@@ -147,8 +187,12 @@ class PositionDecided(InvalidInput):
 
 
 class TooManyStreams(TooManyRequests):
+    """This client holds its share of live streams; retry after `retry_after`."""
+
     code = "too_many_streams"
 
 
 class StreamsFull(Unavailable):
+    """This server holds all the live streams it takes; retry after `retry_after`."""
+
     code = "streams_full"

@@ -56,6 +56,30 @@ class Notice:
         return sse_frame(self.event)
 
 
+# One event of the live stream as OpenAPI 3.1 describes a Server-Sent Events stream: the
+# schema of each event's fields (`id` its version, `data` an `EventOut` as JSON).
+SSE_EVENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "One Server-Sent Event; idle streams also get `: keep-alive` comments.",
+    "properties": {
+        "id": {"type": "string", "description": "The event's version (resume after it)."},
+        "data": {
+            "type": "string",
+            "description": "The event as JSON, an `EventOut`.",
+            "contentMediaType": "application/json",
+            "contentSchema": {"$ref": "#/components/schemas/EventOut"},
+        },
+        "event": {"type": "string", "description": "Always the default, `message`."},
+        "retry": {"type": "integer", "description": "How long to wait before reconnecting (ms)."},
+    },
+}
+SSE_EVENT_EXAMPLE = {
+    "id": "7",
+    "data": '{"version":7,"kind":"move","data":{"game":1,"ply":3,"side":"drums",'
+    '"notation":"15x22"},"created_at":"2026-12-01T12:00:00Z"}',
+}
+
+
 def sse_frame(event: dict[str, Any]) -> bytes:
     data = json.dumps(event, separators=(",", ":"), default=str)
     return f"id: {event['version']}\ndata: {data}\n\n".encode()

@@ -327,6 +327,10 @@ class PushSubscription(Base):
     p256dh: Mapped[str] = mapped_column(String(128))
     auth: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # The page's language and the browser's time zone when it was turned on: the
+    # language and zone of every message sent to it.
+    language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
+    time_zone: Mapped[str | None] = mapped_column(String(64))
 
 
 class SeatEmail(Base):
@@ -347,6 +351,9 @@ class SeatEmail(Base):
     confirm_expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     confirmed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # The language and time zone of the mails, as when the address was given.
+    language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
+    time_zone: Mapped[str | None] = mapped_column(String(64))
 
 
 class Notification(Base):

@@ -40,8 +40,11 @@ def default_name(side: Side) -> str:
     return f"{side.title} player"
 
 
-def shown_name(name: str | None, computer: Level | None, side: Side) -> str:
-    """The name shown for a seat: the computer's level, the player's name, or a default."""
+def shown_name(
+    name: str | None, computer: Level | None, side: Side, default: str | None = None
+) -> str:
+    """The name shown for a seat: the computer's level, the player's name, or a default
+    (`default`, the reader's language's, else the English one)."""
     if computer is not None:
         return computer.title
-    return name or default_name(side)
+    return name or default or default_name(side)

@@ -16,17 +16,20 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from app.core.context import Context
-from app.engine import RULE_SETS, Side
+from app.engine import Side
 from app.engine.notation import format_path
+from app.i18n import DEFAULT, Translator, translator
 
-from . import policy
+from . import policy, texts
 from .models import (
     Channel,
     Delivery,
+    Ending,
     EventKind,
     GameStatus,
     Notification,
     PushSubscription,
+    SeatEmail,
     SeatRole,
 )
 from .names import shown_name
@@ -66,19 +69,24 @@ class Message:
         }
 
 
-def _messages(state: GameState, ctx: Context) -> dict[SeatRole, Message]:
-    """The message each seat should get for the action's events, if any."""
+Messages = dict[SeatRole, Message]
+
+
+def _messages(state: GameState, ctx: Context, tr: Translator, zone: str | None) -> Messages:
+    """The message each seat should get for the action's events, if any, in `tr`'s
+    language, its instants in the time zone `zone`."""
     room, game = state.room, state.game
     actor = state.seat.role if state.seat else None
-    rule_set = RULE_SETS[room.rule_set].name
+    rule_set = texts.rule_set_name(tr, room.rule_set)
     seats = {seat.role: seat for seat in room.seats}
 
     def name(role: SeatRole) -> str:
         seat = seats.get(role)
         side = game.side_of(role)
-        return shown_name(seat.name, seat.computer_level, side) if seat else side.title
+        default = texts.default_name(tr, side)
+        return shown_name(seat.name, seat.computer_level, side, default) if seat else default
 
-    found: dict[SeatRole, Message] = {}
+    found: Messages = {}
 
     def to(role: SeatRole, kind: str, title: str, body: str) -> None:
         if role == actor:
@@ -94,88 +102,152 @@ def _messages(state: GameState, ctx: Context) -> dict[SeatRole, Message]:
             # Only the player to move now: a conditional reply may have followed at once.
             if mover.other == game.seat_of(game.turn):
                 played = format_path(room.rule_set, data["path"], bool(data["captured"]))
-                to(mover.other, kind, "Your move", f"{name(mover)} played {played}.")
+                body = tr._("{name} played {move}.", name=name(mover), move=played)
+                to(mover.other, kind, tr._("Your move"), body)
         elif kind == EventKind.JOINED and seat is not None:
-            to(seat.other, kind, "Your invitation was accepted", f"{name(seat)} joined.")
+            title = tr._("Your invitation was accepted")
+            to(seat.other, kind, title, tr._("{name} joined.", name=name(seat)))
         elif kind == EventKind.DRAW_OFFERED and seat is not None:
-            to(seat.other, kind, "Draw offered", f"{name(seat)} offers a draw.")
+            body = tr._("{name} offers a draw.", name=name(seat))
+            to(seat.other, kind, tr._("Draw offered"), body)
         elif kind == EventKind.REMATCH_OFFERED and seat is not None:
-            to(seat.other, kind, "Rematch offered", f"{name(seat)} offers a rematch.")
+            body = tr._("{name} offers a rematch.", name=name(seat))
+            to(seat.other, kind, tr._("Rematch offered"), body)
         elif kind in (EventKind.DRAW_DECLINED, EventKind.REMATCH_DECLINED) and seat:
-            what = "draw" if kind == EventKind.DRAW_DECLINED else "rematch"
-            to(seat.other, kind, "Offer declined", f"{name(seat)} declined your {what} offer.")
+            if kind == EventKind.DRAW_DECLINED:
+                body = tr._("{name} declined your draw offer.", name=name(seat))
+            else:
+                body = tr._("{name} declined your rematch offer.", name=name(seat))
+            to(seat.other, kind, tr._("Offer declined"), body)
         elif kind == EventKind.REMATCH_ACCEPTED:
             for role in SeatRole:
-                side = game.side_of(role)
-                body = f"Game {game.number} has begun: you play the {side.value}."
-                if side is Side.DRUMS:
-                    body += " Your move."
-                to(role, kind, "Rematch accepted", body)
+                number = tr.number(game.number)
+                if game.side_of(role) is Side.DRUMS:
+                    body = tr._(
+                        "Game {number} has begun: you play the drums. Your move.", number=number
+                    )
+                else:
+                    body = tr._("Game {number} has begun: you play the tires.", number=number)
+                to(role, kind, tr._("Rematch accepted"), body)
         elif kind == EventKind.CLAIM_OPEN and seat is not None:
-            waited = policy.span(ctx.settings.claim_after)
-            body = f"{name(seat.other)} has not moved for {waited}: you may claim the win."
-            to(seat, kind, "You may claim the win", body)
+            body = tr._(
+                "{name} has not moved for {length}: you may claim the win.",
+                name=name(seat.other),
+                length=tr.length(ctx.settings.claim_after),
+            )
+            to(seat, kind, tr._("You may claim the win"), body)
         elif kind == EventKind.CLAIM_SOON and seat is not None:
-            left = policy.span(ctx.settings.remind_before)
-            body = f"Move within {left}, or {name(seat.other)} may claim the win."
-            to(seat, kind, "Your move: time is running", body)
+            opens = policy.claim_opens_at(room, game, ctx.settings)
+            left = tr.length(ctx.settings.remind_before)
+            if opens is not None:
+                body = tr._(
+                    "Move within {length} (by {time}), or {name} may claim the win.",
+                    length=left,
+                    time=tr.datetime(opens, zone),
+                    name=name(seat.other),
+                )
+            else:
+                body = tr._(
+                    "Move within {length}, or {name} may claim the win.",
+                    length=left,
+                    name=name(seat.other),
+                )
+            to(seat, kind, tr._("Your move: time is running"), body)
         elif kind == EventKind.GAME_OVER:
-            text = policy.result_text(game) or "The game is over."
+            text = texts.result_text(tr, game) or tr._("The game is over")
             for role in SeatRole:
-                to(role, kind, "Game over", f"{text}.")
+                to(role, kind, tr._("Game over"), f"{text}.")
         elif kind == EventKind.EXPIRED:
+            reason = str(data.get("reason", ""))
+            if game.termination != Ending.EXPIRED:
+                why = tr._(
+                    "Closed to rematches: no rematch within {length}",
+                    length=texts.stored_length(tr, reason),
+                )
+            elif game.started_at is None:
+                why = tr._("Nobody joined within {length}", length=texts.stored_length(tr, reason))
+            else:
+                why = tr._("Expired: no move for {length}", length=texts.stored_length(tr, reason))
             for role in SeatRole:
-                to(role, kind, "Room closed", f"{str(data['reason']).capitalize()}.")
-    for role, note, title, body in state.notes:
+                to(role, kind, tr._("Room closed"), f"{why}.")
+    for role, note, params in state.notes:
+        if note == "conditional_played":
+            title = tr._("Your planned move was played")
+            body = tr._("You replied {move}.", move=params["move"])
+        else:
+            title = tr._("Your planned moves were dropped")
+            body = texts.dropped_why(tr, params["why"])
         to(role, note, title, body)
     return found
 
 
 def enqueue(session: Session, state: GameState, *, ctx: Context) -> None:
-    """Store the notifications the action's events call for (only seats that asked)."""
+    """Store the notifications the action's events call for (only seats that asked),
+    each in the language (and time zone) its device or address was given in."""
     listening = [s for s in state.room.seats if (s.push_on or s.email_on) and s.id is not None]
     if not state.events and not state.notes:
         return
     if not listening:
         return
-    messages = _messages(state, ctx)
-    by_id = {seat.id: messages[seat.role] for seat in listening if seat.role in messages}
-    if not by_id:
+    made: dict[tuple[str, str | None], Messages] = {}
+
+    def message(seat_id: int, language: str, zone: str | None) -> Message | None:
+        key = (language, zone)
+        if key not in made:
+            made[key] = _messages(state, ctx, translator(language), zone)
+        return made[key].get(roles[seat_id])
+
+    roles = {seat.id: seat.role for seat in listening}
+    if not _messages(state, ctx, translator(DEFAULT), None):
         return
     room, game, now = state.room, state.game, ctx.now
     rows: list[dict[str, Any]] = []
 
-    def row(seat_id: int, channel: Channel, subscription: int | None) -> dict[str, Any]:
-        message = by_id[seat_id]
-        return {
-            "room_id": room.id,
-            "seat_id": seat_id,
-            "channel": channel,
-            "subscription_id": subscription,
-            "game_number": game.number,
-            "kind": message.kind,
-            "payload": message.payload(room.id, game.number),
-            "created_at": now,
-            "due_at": now,
-            "attempts": 0,
-            "state": Delivery.PENDING,
-        }
+    def row(
+        seat_id: int, channel: Channel, subscription: int | None, language: str, zone: str | None
+    ) -> None:
+        found = message(seat_id, language, zone)
+        if found is None:
+            return
+        rows.append(
+            {
+                "room_id": room.id,
+                "seat_id": seat_id,
+                "channel": channel,
+                "subscription_id": subscription,
+                "game_number": game.number,
+                "kind": found.kind,
+                "payload": {**found.payload(room.id, game.number), "lang": language},
+                "created_at": now,
+                "due_at": now,
+                "attempts": 0,
+                "state": Delivery.PENDING,
+            }
+        )
 
-    pushing = [seat.id for seat in listening if seat.push_on and seat.id in by_id]
+    pushing = [seat.id for seat in listening if seat.push_on]
     if pushing:
         subscriptions = session.execute(
-            select(PushSubscription.id, PushSubscription.seat_id).where(
-                PushSubscription.seat_id.in_(pushing)
+            select(
+                PushSubscription.id,
+                PushSubscription.seat_id,
+                PushSubscription.language,
+                PushSubscription.time_zone,
+            ).where(PushSubscription.seat_id.in_(pushing))
+        )
+        for sub_id, seat_id, language, zone in subscriptions:
+            row(seat_id, Channel.PUSH, sub_id, language, zone)
+    mailing = [seat.id for seat in listening if seat.email_on]
+    if mailing and ctx.settings.email_enabled:
+        addresses = session.execute(
+            select(SeatEmail.seat_id, SeatEmail.language, SeatEmail.time_zone).where(
+                SeatEmail.seat_id.in_(mailing)
             )
         )
-        rows += [row(seat_id, Channel.PUSH, sub_id) for sub_id, seat_id in subscriptions]
-    mailing = [seat.id for seat in listening if seat.email_on and seat.id in by_id]
-    if mailing and ctx.settings.email_enabled:
-        rows += [
-            row(seat_id, Channel.EMAIL, None)
-            for seat_id in mailing
-            if not _mailed_lately(session, seat_id, by_id[seat_id].kind, game.number, ctx)
-        ]
+        for seat_id, language, zone in addresses:
+            found = message(seat_id, language, zone)
+            if found and not _mailed_lately(session, seat_id, found.kind, game.number, ctx):
+                row(seat_id, Channel.EMAIL, None, language, zone)
     if rows:
         session.execute(insert(Notification), rows)
 

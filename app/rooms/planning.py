@@ -15,6 +15,8 @@ from .state import GameState
 
 
 class NotWhileToMove(errors.Conflict):
+    """Conditional moves are stored only while the opponent is to move."""
+
     code = "conditional_not_now"
 
 

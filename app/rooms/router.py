@@ -13,7 +13,6 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response, status
 from fastapi.params import Depends as DependsParam
-from fastapi.responses import PlainTextResponse
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
@@ -27,19 +26,20 @@ from app.core.deps import (
     TokenDep,
     get_token,
 )
-from app.core.responses import ModelResponse, no_store
+from app.core.openapi import refusals
+from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
 from app.engine import RULE_SETS, Board, EngineError
 
 from . import errors, planning, service, subscriptions
-from .events import MAX_VERSION
+from .events import MAX_VERSION, SSE_EVENT_EXAMPLE, SSE_EVENT_SCHEMA
 from .live import LiveResponse, stream
 from .pdn import export_game
 from .runtime import RoomsRuntime, RuntimeDep
 from .schemas import (
+    RULE_SET_KEYS,
     ActionIn,
     ConditionalIn,
     CreateRoomIn,
-    ErrorOut,
     EventsOut,
     GameRecordOut,
     JoinIn,
@@ -66,9 +66,13 @@ router = APIRouter(prefix="/api", tags=["rooms"])
 
 RoomId = Path(min_length=1, max_length=64, description="The room's id from its share URL.")
 
-_REFUSALS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422)
-}
+# A seat action: a token is needed (401) and must open a seat (403); the room must exist
+# (404) and be in a state that allows the action (409); its content may be refused (422).
+_ACTION_REFUSALS = refusals(401, 403, 404, 409, 422)
+# Reading a room with an optional token: a wrong one is refused.
+_VIEW_REFUSALS = refusals(403, 404, 422)
+# Reading a game: no token is read.
+_GAME_REFUSALS = refusals(404, 422, s404="No such room, or no such game in it")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +119,7 @@ def action_options(dependencies: Sequence[DependsParam], include_in_schema: bool
     """What every seat action's route declares: it answers the room view, or a refusal."""
     return {
         "response_model": RoomView,
-        "responses": _REFUSALS,
+        "responses": _ACTION_REFUSALS,
         "dependencies": list(dependencies),
         "include_in_schema": include_in_schema,
     }
@@ -133,13 +137,31 @@ def add_action_routes(
     `token_from` is the dependency that finds the seat's token in the request."""
     act_on = acting(token_from)
     options = action_options(dependencies, include_in_schema)
+    # Actions the computer answers are refused while its queue holds this client's share.
+    queued = {
+        **options,
+        "responses": {
+            **options["responses"],
+            **refusals(
+                429,
+                s429="Too many requests from this client, or the computer owes it too many "
+                "replies (`computer_quota`); retry after `Retry-After`",
+            ),
+        },
+    }
 
     @router.post(
         f"{room_path}/moves",
         summary="Play a move (expected_ply guards against stale moves; a resend is a no-op)",
-        **options,
+        **queued,
     )
     def play_move(body: MoveIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """Play a move for the token's seat. `expected_ply` is the game's ply the move was
+        chosen at: if the game has moved on, the move is refused (409 `stale_ply` with
+        `current_ply`), and a resend of the move just played answers the room unchanged. An
+        illegal move is refused with 422 `illegal_move` and `legal_moves`; an ambiguous
+        short form with `ambiguous_move` and `candidates`. Answers the room as the mover now
+        sees it."""
         state = service.play_move(
             act.session,
             room_id=room_id,
@@ -155,9 +177,11 @@ def add_action_routes(
     @router.post(
         f"{room_path}/draw",
         summary="Offer a draw, or accept or decline the opponent's offer",
-        **options,
+        **queued,
     )
     def draw(body: ActionIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """`offer` a draw (3 per player per game), or `accept` or `decline` the opponent's
+        offer. Answers the room view."""
         return act.answer(
             service.draw_action(
                 act.session,
@@ -172,9 +196,11 @@ def add_action_routes(
     @router.post(
         f"{room_path}/rematch",
         summary="Offer a rematch after a game, or accept or decline the opponent's offer",
-        **options,
+        **queued,
     )
     def rematch(body: ActionIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """After a game: `offer` a rematch, or `accept` it (a new game, sides swapped) or
+        `decline` it. Answers the room view."""
         return act.answer(
             service.rematch_action(
                 act.session,
@@ -188,6 +214,8 @@ def add_action_routes(
 
     @router.post(f"{room_path}/resign", summary="Resign the game in progress", **options)
     def resign(act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """The token's seat gives up the game in progress; the opponent wins. Answers the room
+        view."""
         return act.answer(
             service.resign(act.session, room_id=room_id, token=act.token, ctx=act.ctx)
         )
@@ -198,12 +226,15 @@ def add_action_routes(
         **options,
     )
     def claim_forfeit(act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """The waiting player wins once the player to move has let the claim window pass
+        (`claim_opens_at`); earlier it is refused with 409 `claim_not_open` and `opens_at`."""
         return act.answer(
             service.claim_forfeit(act.session, room_id=room_id, token=act.token, ctx=act.ctx)
         )
 
     @router.post(f"{room_path}/name", summary="Rename your seat", **options)
     def rename(body: NameIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """Change the display name of the token's seat (null or blank: the default by colour)."""
         return act.answer(
             service.rename_seat(
                 act.session, room_id=room_id, token=act.token, name=body.name, ctx=act.ctx
@@ -216,6 +247,8 @@ def add_action_routes(
         **options,
     )
     def push_on(body: PushIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """Send this seat's notifications (your turn, offers, the end) to a browser's Web Push
+        subscription, as `PushSubscription.toJSON()` gives it."""
         return act.answer(
             subscriptions.add_push(
                 act.session,
@@ -224,6 +257,7 @@ def add_action_routes(
                 endpoint=body.endpoint,
                 p256dh=body.keys.p256dh,
                 auth=body.keys.auth,
+                time_zone=body.time_zone,
                 ctx=act.ctx,
             )
         )
@@ -232,6 +266,7 @@ def add_action_routes(
         f"{room_path}/push/off", summary="Stop notifications to a push subscription", **options
     )
     def push_off(body: PushOffIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """Stop the notifications to one push subscription of this seat."""
         return act.answer(
             subscriptions.remove_push(
                 act.session, room_id=room_id, token=act.token, endpoint=body.endpoint, ctx=act.ctx
@@ -244,6 +279,9 @@ def add_action_routes(
         **options,
     )
     def plan(body: ConditionalIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """Store replies to the opponent's possible next moves; each line is checked by the
+        rules in the position it would be played in, and a stored reply is played for you in
+        the opponent's move's transaction. Replaces the lines stored before."""
         return act.answer(
             planning.store_plan(
                 act.session, room_id=room_id, token=act.token, lines=body.lines, ctx=act.ctx
@@ -254,12 +292,14 @@ def add_action_routes(
         f"{room_path}/conditional/clear", summary="Forget your conditional moves", **options
     )
     def unplan(act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """Forget this seat's conditional moves in the current game."""
         return act.answer(
             planning.clear_plan(act.session, room_id=room_id, token=act.token, ctx=act.ctx)
         )
 
     @router.post(f"{room_path}/email/off", summary="Stop mails to this seat's address", **options)
     def email_off(act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """Stop mailing this seat's notifications."""
         return act.answer(
             subscriptions.stop_email(act.session, room_id=room_id, token=act.token, ctx=act.ctx)
         )
@@ -267,17 +307,25 @@ def add_action_routes(
 
 @router.get("/rule-sets", response_model=list[RuleSetOut], summary="The six rule sets")
 def list_rule_sets() -> list[RuleSetOut]:
+    """The six rule sets with their rules (men per side, backward captures, flying kings,
+    majority capture), PDN game type and notation."""
     return [rule_set_out(rule_set) for rule_set in RULE_SETS.values()]
 
 
 @router.get(
     "/rule-sets/{key}/moves",
     response_model=PositionMovesOut,
-    responses={404: {"model": ErrorOut}, 422: {"model": ErrorOut}},
+    responses=refusals(
+        422, s422="An unknown rule set (`unknown_rule_set`), or a position that cannot be read"
+    ),
     summary="The legal moves of a position, and the position after each",
 )
 def position_moves(
-    key: str = Path(max_length=16, description="A rule set's key, e.g. russian."),
+    key: str = Path(
+        max_length=16,
+        description="A rule set's key, e.g. russian.",
+        json_schema_extra=RULE_SET_KEYS,
+    ),
     fen: str = Query(min_length=3, max_length=200, description="The position (engine FEN)."),
 ) -> PositionMovesOut:
     """A stateless question to the rules: lets a page try lines out (conditional moves)
@@ -295,12 +343,19 @@ def position_moves(
     "/rooms",
     status_code=status.HTTP_201_CREATED,
     response_model=SeatGrant,
-    responses=_REFUSALS,
+    responses=refusals(
+        422,
+        s422="The body does not fit, or names an unknown rule set (`unknown_rule_set`) or a "
+        "position that cannot be played (`invalid_fen`, `position_decided`)",
+    ),
     summary="Create a room, from the standard start or a FEN; the creator plays the drums",
 )
 def create_room(
     body: CreateRoomIn, response: Response, session: SessionDep, ctx: ContextDep, base: BaseUrlDep
 ) -> SeatGrant:
+    """Make a room in a rule set, from the standard start or a FEN in the rule set's notation.
+    The creator takes the drums seat: the answer carries its token, shown this once (`Cache-
+    Control: no-store`). Share `share_url` for the second player to join."""
     granted = service.create_room(
         session, rule_set=body.rule_set, name=body.name, first_fen=body.fen, ctx=ctx
     )
@@ -311,7 +366,7 @@ def create_room(
 @router.get(
     "/rooms/{room_id}",
     response_model=RoomView,
-    responses=_REFUSALS,
+    responses=_VIEW_REFUSALS,
     summary="What a viewer sees (with a seat token: which seat you hold)",
 )
 def get_room(
@@ -321,6 +376,9 @@ def get_room(
     base: BaseUrlDep,
     room_id: str = RoomId,
 ) -> Response:
+    """The room as anyone with its id sees it: rule set, seats, the current game with its moves
+    and legal moves, offers, deadlines and a summary of every game. With a seat's token
+    `you` says which seat you hold; a wrong token is refused (403)."""
     state = service.read_room(session, room_id=room_id, token=token, ctx=ctx)
     return ModelResponse(build_view(state, ctx=ctx, base_url=base))
 
@@ -328,7 +386,9 @@ def get_room(
 @router.post(
     "/rooms/{room_id}/join",
     response_model=SeatGrant,
-    responses=_REFUSALS,
+    responses=refusals(
+        404, 409, 422, s409="Both seats are taken (`room_full`), or the room has expired"
+    ),
     summary="Take the open seat (the tires in game 1)",
 )
 def join_room(
@@ -348,6 +408,9 @@ def join_room(
         "seat's token once.",
     ),
 ) -> SeatGrant:
+    """Take the open seat (the tires in game 1); the game starts at once. The answer carries
+    the seat's token, shown once. With an `Idempotency-Key` a join whose answer was lost may
+    be sent again within `JOIN_RETRY_SECONDS` and gets the same token, once."""
     name = body.name if body else None
     granted = service.join_room(
         session, room_id=room_id, name=name, ctx=ctx, retry_key=idempotency_key
@@ -361,8 +424,8 @@ add_action_routes(router, room_path="/rooms/{room_id}", token_from=get_token)
 
 @router.get(
     "/rooms/{room_id}/games/{number}.pdn",
-    response_class=PlainTextResponse,
-    responses={**_REFUSALS, 200: {"content": {"application/x-pdn": {}}}},
+    response_class=PdnResponse,
+    responses={**_GAME_REFUSALS, 200: PDN_ANSWER},
     summary="A game of the room as PDN",
 )
 def game_pdn(
@@ -370,18 +433,19 @@ def game_pdn(
     base: BaseUrlDep,
     room_id: str = RoomId,
     number: int = Path(ge=1, le=1_000_000),
-) -> PlainTextResponse:
+) -> PdnResponse:
+    """A game of the room as Portable Draughts Notation, in the rule set's own notation, with
+    `SetUp`/`FEN` tags for a set-up start."""
     room, game, moves = service.read_game(session, room_id=room_id, number=number)
     return pdn_answer(
         export_game(room, game, moves, site=share_url(base, room.id)), room.id, number
     )
 
 
-def pdn_answer(text: str, room_id: str, number: int) -> PlainTextResponse:
+def pdn_answer(text: str, room_id: str, number: int) -> PdnResponse:
     """A game's PDN, as a download."""
-    return PlainTextResponse(
+    return PdnResponse(
         text,
-        media_type="application/x-pdn",
         headers={"Content-Disposition": f'attachment; filename="{room_id}-{number}.pdn"'},
     )
 
@@ -389,12 +453,14 @@ def pdn_answer(text: str, room_id: str, number: int) -> PlainTextResponse:
 @router.get(
     "/rooms/{room_id}/games/{number}",
     response_model=GameRecordOut,
-    responses=_REFUSALS,
+    responses=_GAME_REFUSALS,
     summary="A game of the room in full: its moves and result (the room view lists summaries)",
 )
 def game_record(
     session: SessionDep, room_id: str = RoomId, number: int = Path(ge=1, le=1_000_000)
 ) -> Response:
+    """One game of the room in full: its moves in every form and its result (the room view
+    carries only a summary of games other than the current one)."""
     room, game, moves = service.read_game(session, room_id=room_id, number=number)
     return ModelResponse(game_record_out(room, game, moves))
 
@@ -417,13 +483,24 @@ def _resume_point(after: int, last_event_id: str | None) -> int:
     response_model=EventsOut,
     responses={
         200: {
-            "description": "JSON page of the record, or with `Accept: text/event-stream` "
-            "the live stream: each event's `id` is its version, `data` the event as JSON.",
-            "content": {"text/event-stream": {}},
+            "description": "A JSON page of the record or, with `Accept: text/event-stream`, "
+            "the live stream (Server-Sent Events): each event's `id` is its version, its "
+            "`data` the event as JSON (an `EventOut`); an idle stream gets a `: keep-alive` "
+            "comment now and then. Reconnect with `Last-Event-ID` or `?after=`.",
+            "content": {
+                "text/event-stream": {
+                    "schema": SSE_EVENT_SCHEMA,
+                    "example": SSE_EVENT_EXAMPLE,
+                }
+            },
         },
-        **{code: {"model": ErrorOut} for code in (403, 404, 422)},
-        429: {"model": ErrorOut, "description": "This client holds its share of live streams"},
-        503: {"model": ErrorOut, "description": "Database unavailable, or streams full here"},
+        **_VIEW_REFUSALS,
+        **refusals(
+            429,
+            503,
+            s429="This client holds its share of live streams (`too_many_streams`)",
+            s503="The database is unavailable, or the streams here are full (`streams_full`)",
+        ),
     },
     summary="The room's event record: a JSON page, or live as Server-Sent Events",
 )

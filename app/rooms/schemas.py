@@ -8,10 +8,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, EmailStr, Field, field_validator
 
 from app.ai import Level
-from app.engine import Side
+from app.core.errors import Error
+from app.engine import RULE_SETS, Side
 
 from .models import (
     Ending,
+    EventKind,
     GameStatusName,
     OfferAction,
     OfferKind,
@@ -20,6 +22,13 @@ from .models import (
 )
 from .names import clean_name
 from .policy import PdnResult
+
+# A rule set's key, listed as an enum in the OpenAPI document (an unknown key is still
+# refused by the service, with `unknown_rule_set` and the keys there are).
+RULE_SET_KEYS: dict[str, Any] = {"enum": list(RULE_SETS)}
+# Examples in the OpenAPI document.
+ROOM_ID = "bV3xQ9tKp2mA"
+SHARE_URL = f"https://checkers.example.com/r/{ROOM_ID}"
 
 
 class _In(BaseModel):
@@ -59,6 +68,7 @@ class FromPosition(Named):
         default="english",
         max_length=32,
         description="english, brazilian, russian, spanish, italian or thai",
+        json_schema_extra=RULE_SET_KEYS,
     )
     fen: str | None = Field(
         default=None,
@@ -96,6 +106,12 @@ class PushIn(_In):
     endpoint: str = Field(min_length=10, max_length=1024)
     keys: PushKeysIn
     expirationTime: int | None = None
+    time_zone: str | None = Field(
+        default=None,
+        max_length=64,
+        description="The browser's IANA time zone (`Europe/Moscow`): the instants in its "
+        "messages are written in it. The messages' language is the request's.",
+    )
 
 
 class PushOffIn(_In):
@@ -133,6 +149,12 @@ class ConditionalOut(BaseModel):
 
 class EmailIn(_In):
     address: EmailStr = Field(description="Where to mail this seat's notifications.")
+    time_zone: str | None = Field(
+        default=None,
+        max_length=64,
+        description="The reader's IANA time zone, for the instants in the mails; their "
+        "language is the request's.",
+    )
 
 
 class MoveIn(_In):
@@ -152,7 +174,10 @@ class MoveIn(_In):
         "`algebraic`).",
     )
     expected_ply: int = Field(
-        ge=0, le=1_000_000, description="The game's ply the move was chosen at (`game.ply`)."
+        ge=0,
+        le=1_000_000,
+        description="The game's ply the move was chosen at (`game.ply`).",
+        examples=[0],
     )
 
 
@@ -189,9 +214,9 @@ class NotationOut(BaseModel):
 
 
 class RuleSetOut(BaseModel):
-    key: str
-    name: str
-    description: str
+    key: str = Field(json_schema_extra=RULE_SET_KEYS, examples=["english"])
+    name: str = Field(examples=["English checkers"])
+    description: str = Field(examples=["Men move and capture forward only; kings move one square."])
     men_per_side: int
     men_capture_backward: bool
     flying_kings: bool
@@ -284,7 +309,9 @@ class NextMoveOut(LegalMoveOut):
 class PositionMovesOut(BaseModel):
     """The legal moves of a position: what a board for trying lines out needs."""
 
-    fen: str
+    fen: str = Field(
+        examples=["B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"]
+    )
     turn: Side
     moves: list[NextMoveOut] = Field(description="Empty when the side to move has none.")
 
@@ -315,7 +342,7 @@ class GameOut(BaseModel):
     start_position: str | None = Field(
         description="That position as the rule set's tradition writes its FEN."
     )
-    fen: str
+    fen: str = Field(examples=["W:W21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,22"])
     turn: Side
     ply: int
     moves: list[PlayedMoveOut]
@@ -343,7 +370,7 @@ class GameSummaryOut(BaseModel):
     plies: int
     result: ResultOut | None
     url: str = Field(description="The game in full, as JSON (`GET /api/rooms/{id}/games/{n}`).")
-    pdn_url: str
+    pdn_url: str = Field(examples=[f"https://checkers.example.com/api/rooms/{ROOM_ID}/games/1.pdn"])
 
 
 class GameRecordOut(BaseModel):
@@ -365,7 +392,7 @@ class GameRecordOut(BaseModel):
     result: ResultOut | None
     started_at: datetime | None
     ended_at: datetime | None
-    pdn_url: str
+    pdn_url: str = Field(examples=[f"https://checkers.example.com/api/rooms/{ROOM_ID}/games/1.pdn"])
 
 
 class ScoreOut(BaseModel):
@@ -376,8 +403,8 @@ class ScoreOut(BaseModel):
 class RoomView(BaseModel):
     """What anyone with the room's link sees; `you` is set when a seat token was sent."""
 
-    id: str
-    share_url: str
+    id: str = Field(examples=[ROOM_ID])
+    share_url: str = Field(examples=[SHARE_URL])
     now: datetime = Field(description="The server's clock: deadlines count from it.")
     terms: TermsOut
     rule_set: RuleSetOut
@@ -404,18 +431,49 @@ class RoomView(BaseModel):
 class SeatGrant(BaseModel):
     """A seat handed over: the token is shown once and is never retrievable again."""
 
-    room_id: str
-    share_url: str
+    room_id: str = Field(examples=[ROOM_ID])
+    share_url: str = Field(examples=[SHARE_URL])
     seat: SeatRole
     side: Side
-    token: str = Field(description="Send as `Authorization: Bearer <token>`. Keep it secret.")
+    token: str = Field(
+        description="Send as `Authorization: Bearer <token>`. Keep it secret.",
+        examples=["3q2-hX0b9r1VbL1mYV2vH7wq0Zc5s8uE"],
+    )
     room: RoomView
 
 
+EVENT_KINDS: dict[EventKind, str] = {
+    EventKind.CREATED: "the room was made (`rule_set`, the creator's `seat`)",
+    EventKind.JOINED: "the second player took the open seat (`seat`, `game`)",
+    EventKind.MOVE: "a move was played (`game`, `ply`, `side`, `notation`, `path`, "
+    "`captured`, `fen`, ...)",
+    EventKind.DRAW_OFFERED: "a draw was offered",
+    EventKind.DRAW_ACCEPTED: "a draw offer was accepted: the game ends drawn",
+    EventKind.DRAW_DECLINED: "a draw offer was declined",
+    EventKind.REMATCH_OFFERED: "a rematch was offered after the game",
+    EventKind.REMATCH_ACCEPTED: "a rematch was accepted: a new game begins, sides swapped",
+    EventKind.REMATCH_DECLINED: "a rematch offer was declined",
+    EventKind.RESIGNED: "a player resigned",
+    EventKind.FORFEIT_CLAIMED: "the waiting player claimed the win on time",
+    EventKind.CLAIM_OPEN: "the waiting player may now claim a forfeit",
+    EventKind.CLAIM_SOON: "the player to move is reminded that a claim opens soon",
+    EventKind.GAME_OVER: "the game ended (`result`)",
+    EventKind.EXPIRED: "the room expired, or closed to rematches (`game`, `reason`)",
+    EventKind.RENAMED: "a seat took another display name (`seat`, `name`)",
+    EventKind.SEAT_MOVED: "a seat moved to another device; its old tabs let go",
+}
+
+
 class EventOut(BaseModel):
-    version: int
-    kind: str
-    data: dict[str, Any]
+    """One entry of a room's event record, as the JSON page and the live stream send it."""
+
+    version: int = Field(description="Its place in the room's record, from 1; the SSE `id`.")
+    kind: EventKind = Field(
+        description="What happened:\n\n"
+        + "\n".join(f"- `{kind.value}`: {text}" for kind, text in EVENT_KINDS.items()),
+        json_schema_extra={"x-enum-descriptions": list(EVENT_KINDS.values())},
+    )
+    data: dict[str, Any] = Field(description="The event's details, by kind.")
     created_at: datetime
 
 
@@ -425,8 +483,5 @@ class EventsOut(BaseModel):
     events: list[EventOut]
 
 
-class ErrorOut(BaseModel):
-    detail: str = Field(description="Why the request was refused, for people.")
-    code: str = Field(description="Machine-readable reason.")
-
-    model_config = ConfigDict(extra="allow")
+# The one error schema of the API (`app.core.errors.Error`), under its old name here.
+ErrorOut = Error

@@ -563,21 +563,12 @@ def _answer_from_plan(session: Session, state: GameState, played: BoardMove, ctx
     record_move(session, state, seat=owner, move=reply, ctx=ctx, conditional=True)
     last = state.moves[-1]
     text = format_path(state.room.rule_set, last.path, bool(last.captured))
-    state.notes.append(
-        (owner.role, "conditional_played", "Your planned move was played", f"You replied {text}.")
-    )
+    state.notes.append((owner.role, "conditional_played", {"move": text}))
 
 
 def _drop_plan(session: Session, state: GameState, seat: Seat, why: str, ctx: Context) -> None:
     conditionals.save(session, state.game.id, seat, [], ctx.now, note=f"Dropped: {why}.")
-    state.notes.append(
-        (
-            seat.role,
-            "conditional_dropped",
-            "Your planned moves were dropped",
-            f"{why.capitalize()}.",
-        )
-    )
+    state.notes.append((seat.role, "conditional_dropped", {"why": why}))
 
 
 def _drop_plans(session: Session, state: GameState, why: str, ctx: Context) -> None:
@@ -612,14 +603,18 @@ def _read_move(board: Board, text: str, in_tradition: bool) -> BoardMove:
 def _is_resend(
     state: GameState, seat: Seat, text: str, expected_ply: int, in_tradition: bool = False
 ) -> bool:
-    """Whether `text` at `expected_ply` is the move this seat just played."""
+    """Whether `text` at `expected_ply` is the move this seat just played: the game's last
+    move, or the last but the opponent's conditional reply to it (played in the same
+    transaction, so a client that lost the answer sees the game two plies on)."""
     game, moves = state.game, state.moves
-    if state.room.status == RoomStatus.WAITING or expected_ply != game.ply - 1 or not moves:
+    if state.room.status == RoomStatus.WAITING or not 0 <= expected_ply < game.ply:
         return False
-    last = moves[-1]
+    if len(moves) != game.ply or any(not m.conditional for m in moves[expected_ply + 1 :]):
+        return False
+    last = moves[expected_ply]
     if last.side != game.side_of(seat.role):
         return False
-    before = moves[-2].fen_after if len(moves) > 1 else game.start_fen
+    before = moves[expected_ply - 1].fen_after if expected_ply > 0 else game.start_fen
     try:
         board = Board(state.room.rule_set, fen=before)
         move = notation.parse_move(board, text) if in_tradition else board.parse_move(text)
@@ -899,7 +894,9 @@ def read_events(session: Session, *, room_id: str, after: int, limit: int) -> Ev
             room_id=room_id,
             version=room.version,
             events=[
-                EventOut(version=e.version, kind=e.kind, data=e.data, created_at=e.created_at)
+                EventOut(
+                    version=e.version, kind=EventKind(e.kind), data=e.data, created_at=e.created_at
+                )
                 for e in events
             ],
         )

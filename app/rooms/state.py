@@ -90,7 +90,8 @@ class GameState:
     events: list[tuple[EventKind, dict[str, Any]]] = field(default_factory=list)
     # What one seat alone is to be told (its role, a kind, a title, a text): news of its
     # private conditional moves, which no event may show.
-    notes: list[tuple[SeatRole, str, str, str]] = field(default_factory=list)
+    # (seat, kind, facts) of a notification that no event records (conditional moves)
+    notes: list[tuple[SeatRole, str, dict[str, str]]] = field(default_factory=list)
     # The seat's own conditional moves, when it has some (read for its view only).
     plan: ConditionalLines | None = None
     _board: Board | None = field(default=None, repr=False)

@@ -23,6 +23,8 @@ from sqlalchemy.orm import Session
 from app.core.context import Context
 from app.core.errors import Conflict, Forbidden, InvalidInput
 from app.core.keys import service_key
+from app.i18n import N_, valid_zone
+from app.i18n.context import current_tag
 
 from .models import (
     Channel,
@@ -40,10 +42,14 @@ MAX_DEVICES = 10  # push subscriptions a seat keeps; a new one past this replace
 
 
 class EmailUnavailable(Conflict):
+    """This service sends no mail (no SMTP server configured)."""
+
     code = "email_unavailable"
 
 
 class LinkInvalid(Forbidden):
+    """The confirmation link is wrong, used or too old."""
+
     code = "link_invalid"
 
 
@@ -89,8 +95,11 @@ def add_push(
     p256dh: str,
     auth: str,
     ctx: Context,
+    time_zone: str | None = None,
 ) -> GameState:
-    """Tell the token's seat of its room's changes through this push subscription."""
+    """Tell the token's seat of its room's changes through this push subscription, in
+    the request's language and `time_zone`, kept from now on for that device."""
+    language, zone = current_tag(), valid_zone(time_zone)
     check_endpoint(endpoint, allow_private=ctx.settings.push_allow_private_hosts)
     _b64url(p256dh, 65, "keys.p256dh")
     _b64url(auth, 16, "keys.auth")
@@ -105,11 +114,18 @@ def add_push(
         if found is None:
             session.add(
                 PushSubscription(
-                    seat_id=seat.id, endpoint=endpoint, p256dh=p256dh, auth=auth, created_at=ctx.now
+                    seat_id=seat.id,
+                    endpoint=endpoint,
+                    p256dh=p256dh,
+                    auth=auth,
+                    created_at=ctx.now,
+                    language=language,
+                    time_zone=zone,
                 )
             )
         else:
             found.p256dh, found.auth = p256dh, auth
+            found.language, found.time_zone = language, zone
         session.flush()
         kept = select(PushSubscription.id).where(PushSubscription.seat_id == seat.id)
         newest = kept.order_by(PushSubscription.id.desc()).limit(MAX_DEVICES)
@@ -182,6 +198,7 @@ def request_email(
     address: str,
     base_url: str,
     ctx: Context,
+    time_zone: str | None = None,
 ) -> tuple[GameState, Confirmation]:
     """Keep `address` for the token's seat, unconfirmed: nothing is sent to it but the
     confirmation link (a new request replaces the address and any earlier link)."""
@@ -199,6 +216,7 @@ def request_email(
             session.add(found)
         found.address = address
         found.base_url = base
+        found.language, found.time_zone = current_tag(), valid_zone(time_zone)
         found.confirm_hash = hash_token(secret)
         found.confirm_expires_at = expires
         found.confirmed_at = None
@@ -211,13 +229,15 @@ def confirm_email(session: Session, *, secret: str, ctx: Context) -> str:
     digest = hash_token(secret)
     room_id = _room_of_address(session, SeatEmail.confirm_hash == digest)
     if room_id is None:
-        raise LinkInvalid("this confirmation link is not valid (a newer one may have replaced it)")
+        raise LinkInvalid(
+            N_("this confirmation link is not valid (a newer one may have replaced it)")
+        )
     with locked_room(session, room_id=room_id, ctx=ctx) as state:
         found = session.scalar(select(SeatEmail).where(SeatEmail.confirm_hash == digest))
         if found is None:
-            raise LinkInvalid("this confirmation link is not valid")
+            raise LinkInvalid(N_("this confirmation link is not valid"))
         if found.confirm_expires_at is None or ctx.now >= found.confirm_expires_at:
-            raise LinkInvalid("this confirmation link has expired: ask for a new one")
+            raise LinkInvalid(N_("this confirmation link has expired: ask for a new one"))
         found.confirmed_at = ctx.now
         found.confirm_hash = None
         found.confirm_expires_at = None
@@ -244,7 +264,7 @@ def unsubscribe_signature(session: Session, email_id: int, ctx: Context) -> str:
 def unsubscribe(session: Session, *, email_id: int, signature: str, ctx: Context) -> None:
     """The one-click unsubscribe (RFC 8058): the address is forgotten, its mails stop."""
     if not hmac.compare_digest(unsubscribe_signature(session, email_id, ctx), signature):
-        raise LinkInvalid("this unsubscribe link is not valid")
+        raise LinkInvalid(N_("this unsubscribe link is not valid"))
     room_id = _room_of_address(session, SeatEmail.id == email_id)
     if room_id is None:
         return  # already unsubscribed: the link stays harmless

@@ -30,6 +30,8 @@ TRANSFER_LIFETIME = timedelta(hours=1)
 
 
 class TransferInvalid(errors.Forbidden):
+    """The device link is wrong, used or too old."""
+
     code = "transfer_invalid"
 
 

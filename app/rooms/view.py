@@ -10,8 +10,9 @@ from typing import Any, Protocol
 from app.core.context import Context
 from app.core.settings import Settings
 from app.engine import RULE_SETS, Board, RuleSet, Side, Style, notation, tradition
+from app.i18n.context import current, current_tag
 
-from . import policy
+from . import policy, texts
 from .models import ConditionalLines, Ending, Game, GameStatus, OfferStatus, Room, SeatRole
 from .names import shown_name
 from .positions import start_text
@@ -45,13 +46,15 @@ from .state import GameState
 
 
 def rule_set_out(rule_set: RuleSet) -> RuleSetOut:
-    """The rule set with its tradition's notation (built once per rule set)."""
-    return _rule_set_out(rule_set.key)
+    """The rule set with its tradition's notation, its name and description in the
+    request's language (built once per rule set and language)."""
+    return _rule_set_out(rule_set.key, current_tag())
 
 
 @cache
-def _rule_set_out(key: str) -> RuleSetOut:
+def _rule_set_out(key: str, language: str) -> RuleSetOut:
     rule_set, trad = RULE_SETS[key], tradition(key)
+    tr = current()
     notation_out = NotationOut(
         style=trad.style.value,
         colours=ColoursOut(
@@ -71,8 +74,8 @@ def _rule_set_out(key: str) -> RuleSetOut:
     )
     return RuleSetOut(
         key=rule_set.key,
-        name=rule_set.name,
-        description=rule_set.description,
+        name=texts.rule_set_name(tr, key),
+        description=texts.rule_set_description(tr, key),
         men_per_side=rule_set.men_per_side,
         men_capture_backward=rule_set.men_capture_backward,
         flying_kings=rule_set.flying_kings,
@@ -109,7 +112,7 @@ def move_number(start_number: int | None, first_side: Side, ply: int) -> int:
 
 
 def result_out(game: Game) -> ResultOut | None:
-    text = policy.result_text(game)
+    text = texts.result_text(current(), game)
     if text is None or game.termination is None or game.reason is None:
         return None
     return ResultOut(
@@ -185,7 +188,7 @@ def plan_out(plan: ConditionalLines | None) -> ConditionalOut | None:
     def lines(tree: list[dict[str, Any]]) -> list[LineOut]:
         return [LineOut(their_move=b["if"], reply=b["then"], next=lines(b["next"])) for b in tree]
 
-    return ConditionalOut(lines=lines(plan.tree), note=plan.note)
+    return ConditionalOut(lines=lines(plan.tree), note=texts.plan_note(current(), plan.note))
 
 
 def moves_out(rule_set: str, game: Game, moves: Sequence[Played]) -> list[PlayedMoveOut]:
@@ -297,6 +300,7 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
                     taken[role].name if role in taken else None,
                     taken[role].computer_level if role in taken else None,
                     game.side_of(role),
+                    texts.default_name(current(), game.side_of(role)),
                 ),
                 computer_level=taken[role].computer_level if role in taken else None,
             )

@@ -13,8 +13,9 @@ from datetime import datetime
 from pathlib import Path as FsPath
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Depends, FastAPI, Form, Path, Query, Request, Response, status
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
@@ -27,6 +28,9 @@ from app.core.context import Context
 from app.core.deps import BaseUrlDep, ContextDep, SessionDep
 from app.core.responses import ModelResponse, no_store
 from app.engine import RULE_SETS
+from app.i18n import COOKIE as LANGUAGE_COOKIE
+from app.i18n import DEFAULT_RULE_SET, LANGUAGES, page_catalog
+from app.i18n.context import current
 from app.imports import service as imports
 from app.imports.view import imported_game_out
 from app.notify.router import add_mail_routes
@@ -36,6 +40,7 @@ from app.rooms.runtime import RuntimeDep
 from app.rooms.schemas import CreateRoomIn, JoinIn
 from app.rooms.service import Granted
 from app.rooms.state import GameState
+from app.rooms.texts import LEVEL_DIFFICULTY
 from app.rooms.view import build_view, rule_set_out
 
 from .security import (
@@ -48,7 +53,24 @@ from .security import (
 
 HERE = FsPath(__file__).parent
 STATIC = HERE / "static"
-templates = Jinja2Templates(directory=str(HERE / "templates"))
+
+
+def _language(request: Request) -> dict[str, Any]:
+    """What every page needs of its language: the messages (`_`, `ngettext`), the tag
+    for `<html lang>`, the picker's languages and the page scripts' catalog."""
+    tr = current()
+    path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return {
+        "_": tr._,
+        "ngettext": tr.ngettext,
+        "lang": tr.tag,
+        "languages": LANGUAGES,
+        "here": path,
+        "messages_url": f"/i18n/{tr.tag}.json?v={ASSET_VERSION}",
+    }
+
+
+templates = Jinja2Templates(directory=str(HERE / "templates"), context_processors=[_language])
 
 
 def _asset_version() -> str:
@@ -113,13 +135,21 @@ def _joined(request: Request, granted: Granted, ctx: Context, base: str) -> Resp
 
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
-    return templates.TemplateResponse(
-        request,
-        "home.html",
-        {
-            "rule_sets": [rule_set_out(r).model_dump() for r in RULE_SETS.values()],
-            "levels": list(Level),
-        },
+    tr = current()
+    return _page(
+        templates.TemplateResponse(
+            request,
+            "home.html",
+            {
+                "rule_sets": [rule_set_out(r).model_dump() for r in RULE_SETS.values()],
+                "default_rule_set": DEFAULT_RULE_SET[tr.tag],
+                "levels": [
+                    {"value": level.value, "title": level.title, "difficulty": tr._(difficulty)}
+                    for level in Level
+                    for difficulty in [LEVEL_DIFFICULTY[level.value]]
+                ],
+            },
+        )
     )
 
 
@@ -135,12 +165,16 @@ def room_page(
     try:
         state, forget = _seen_here(session, room_id, token, ctx)
     except errors.RoomNotFound:
-        return templates.TemplateResponse(
-            request, "missing.html", {}, status_code=status.HTTP_404_NOT_FOUND
+        return _page(
+            templates.TemplateResponse(
+                request, "missing.html", {}, status_code=status.HTTP_404_NOT_FOUND
+            )
         )
     view = build_view(state, ctx=ctx, base_url=base)
-    response = templates.TemplateResponse(
-        request, "room.html", {"view": view, "view_data": view.model_dump(mode="json")}
+    response = _page(
+        templates.TemplateResponse(
+            request, "room.html", {"view": view, "view_data": view.model_dump(mode="json")}
+        )
     )
     response.headers["Cache-Control"] = "no-store"
     if forget:
@@ -150,10 +184,12 @@ def room_page(
 
 @router.get("/import", response_class=HTMLResponse)
 def import_page(request: Request) -> HTMLResponse:
-    return templates.TemplateResponse(
-        request,
-        "import.html",
-        {"rule_sets": [rule_set_out(r).model_dump() for r in RULE_SETS.values()]},
+    return _page(
+        templates.TemplateResponse(
+            request,
+            "import.html",
+            {"rule_sets": [rule_set_out(r).model_dump() for r in RULE_SETS.values()]},
+        )
     )
 
 
@@ -165,16 +201,19 @@ def imported_page(
     try:
         game = imports.read_imported(session, game_id=game_id)
     except imports.ImportedGameNotFound:
+        tr = current()
         return _notice(
             request,
-            "No such game",
-            "This link does not lead to an imported game. Check that it was copied whole.",
-            link={"href": "/import", "text": "Import games"},
+            tr._("No such game"),
+            tr._("This link does not lead to an imported game. Check that it was copied whole."),
+            link={"href": "/import", "text": tr._("Import games")},
             status_code=status.HTTP_404_NOT_FOUND,
         )
     view = imported_game_out(game)
-    return templates.TemplateResponse(
-        request, "imported.html", {"view": view, "view_data": view.model_dump(mode="json")}
+    return _page(
+        templates.TemplateResponse(
+            request, "imported.html", {"view": view, "view_data": view.model_dump(mode="json")}
+        )
     )
 
 
@@ -279,21 +318,46 @@ def continue_here(
 # --- mail links and the service worker --------------------------------------------------
 
 
+def _page(response: HTMLResponse) -> HTMLResponse:
+    """A page says its language, and that it depends on the picker's cookie and on
+    Accept-Language."""
+    response.headers["Content-Language"] = current().tag
+    response.headers["Vary"] = "Accept-Language, Cookie"
+    return response
+
+
 def _notice(request: Request, title: str, text: str, **extra: Any) -> HTMLResponse:
     status_code = extra.pop("status_code", status.HTTP_200_OK)
-    return templates.TemplateResponse(
-        request, "notice.html", {"title": title, "text": text, **extra}, status_code=status_code
+    return _page(
+        templates.TemplateResponse(
+            request,
+            "notice.html",
+            {"title": title, "text": text, **extra},
+            status_code=status_code,
+        )
+    )
+
+
+def _link_refused(request: Request, exc: subscriptions.LinkInvalid) -> HTMLResponse:
+    tr = current()
+    text = tr._(exc.message)
+    return _notice(
+        request,
+        tr._("This link does not work"),
+        text[:1].upper() + text[1:] + ".",
+        status_code=403,
     )
 
 
 @router.get("/mail/confirm", response_class=HTMLResponse)
 def mail_confirm_page(request: Request, t: str = Query(max_length=100)) -> HTMLResponse:
     """A page with a button, so that a mail scanner following the link confirms nothing."""
+    tr = current()
     return _notice(
         request,
-        "Confirm your address",
-        "Confirm that this address may receive the notifications of your game.",
-        form={"action": "/mail/confirm", "fields": {"t": t}, "button": "Confirm"},
+        tr._("Confirm your address"),
+        tr._("Confirm that this address may receive the notifications of your game."),
+        form={"action": "/mail/confirm", "fields": {"t": t}, "button": tr._("Confirm")},
     )
 
 
@@ -304,12 +368,13 @@ def mail_confirm(
     try:
         room_id = subscriptions.confirm_email(session, secret=t, ctx=ctx)
     except subscriptions.LinkInvalid as exc:
-        return _notice(request, "This link does not work", exc.message, status_code=403)
+        return _link_refused(request, exc)
+    tr = current()
     return _notice(
         request,
-        "Address confirmed",
-        "You will get a mail when your game needs you.",
-        link={"href": f"/r/{room_id}", "text": "Back to the game"},
+        tr._("Address confirmed"),
+        tr._("You will get a mail when your game needs you."),
+        link={"href": f"/r/{room_id}", "text": tr._("Back to the game")},
     )
 
 
@@ -317,11 +382,16 @@ def mail_confirm(
 def mail_unsubscribe_page(
     request: Request, e: int = Query(ge=1, le=2**62), t: str = Query(max_length=100)
 ) -> HTMLResponse:
+    tr = current()
     return _notice(
         request,
-        "Stop these mails",
-        "Stop all mails about this game to this address?",
-        form={"action": f"/mail/unsubscribe?e={e}&t={t}", "fields": {}, "button": "Stop mails"},
+        tr._("Stop these mails"),
+        tr._("Stop all mails about this game to this address?"),
+        form={
+            "action": f"/mail/unsubscribe?e={e}&t={t}",
+            "fields": {},
+            "button": tr._("Stop mails"),
+        },
     )
 
 
@@ -338,8 +408,41 @@ def mail_unsubscribe(
     try:
         subscriptions.unsubscribe(session, email_id=e, signature=t, ctx=ctx)
     except subscriptions.LinkInvalid as exc:
-        return _notice(request, "This link does not work", exc.message, status_code=403)
-    return _notice(request, "Unsubscribed", "No more mails will be sent to this address.")
+        return _link_refused(request, exc)
+    tr = current()
+    return _notice(
+        request, tr._("Unsubscribed"), tr._("No more mails will be sent to this address.")
+    )
+
+
+# --- languages --------------------------------------------------------------------------
+
+
+@router.get("/i18n/{tag}.json")
+def page_messages(tag: str = Path(max_length=8)) -> Response:
+    """The page scripts' messages in one language (the same catalog as the pages')."""
+    if tag not in LANGUAGES:
+        return JSONResponse({"detail": "unknown language", "code": "not_found"}, 404)
+    response = Response(
+        orjson.dumps(page_catalog(tag)), media_type="application/json; charset=utf-8"
+    )
+    # The URL carries the assets' version (the catalogs ship with them).
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@router.post("/lang", dependencies=[SameOrigin])
+def choose_language(
+    lang: str = Form(max_length=8), back: str = Form(default="/", max_length=2000)
+) -> Response:
+    """The picker: keep the chosen language in a cookie (a year) and go back to the page
+    it was chosen on (a path of this site only); a seat's own cookie is untouched."""
+    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+        back = "/"
+    response = RedirectResponse(back, status_code=status.HTTP_303_SEE_OTHER)
+    if lang in LANGUAGES:
+        response.set_cookie(LANGUAGE_COOKIE, lang, max_age=365 * 86400, path="/", samesite="lax")
+    return response
 
 
 @router.get("/sw.js")

@@ -61,6 +61,8 @@ class SecurityHeadersMiddleware:
 
 
 class CrossSiteRequest(errors.Forbidden):
+    """A page action sent from another site is refused."""
+
     code = "cross_site_request"
 
 

@@ -25,7 +25,7 @@ ARTIFACTS = Path(os.environ.get("ARTIFACTS_DIR", Path(__file__).resolve().parent
 WAIT = 5000  # ms: live updates arrive well within this
 
 
-def _missing() -> str | None:
+def missing_browser() -> str | None:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
@@ -39,7 +39,7 @@ def _missing() -> str | None:
 # it is open, and other tests in the same worker run their own (asyncio.run).
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    reason = _missing()
+    reason = missing_browser()
     if reason:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(reason)

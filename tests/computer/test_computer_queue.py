@@ -6,6 +6,7 @@ and nothing stored for a refused move)."""
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -17,6 +18,7 @@ from app.computer.runner import ComputerRunner
 from app.core.clock import ManualClock
 from app.core.db import Database
 from app.core.settings import Settings
+from app.engine import Board
 from app.main import create_app
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("computer")]
@@ -148,3 +150,58 @@ def test_the_queue_is_bounded_for_everyone(served: Any) -> None:
         headers={"Authorization": f"Bearer {free['token']}"},
     )
     assert moved.status_code == 200 and joined["token"]
+
+
+# --- reviews share the queue (issue 16) ----------------------------------------------------
+
+REVIEW_SECONDS = 0.5
+
+
+def _long_game(client: TestClient, seed: int, plies: int = 30) -> str:
+    """An imported game of `plies` random legal moves; returns its review's path."""
+    rng = random.Random(seed)
+    board = Board("english")
+    moves = []
+    while len(moves) < plies and board.outcome() is None:
+        move = rng.choice(board.legal_moves)
+        moves.append(move.notation())
+        board.push(move)
+    numbered = " ".join(f"{i // 2 + 1}. {m}" if i % 2 == 0 else m for i, m in enumerate(moves))
+    pdn = f'[GameType "21"]\n[Result "*"]\n\n{numbered} *\n'
+    imported = client.post("/api/imports", json={"pdn": pdn})
+    assert imported.status_code == 201, imported.text
+    return f"/api/imported-games/{imported.json()['games'][0]['id']}/review"
+
+
+def _done(client: TestClient, path: str) -> int:
+    return int(client.get(path).json()["done"])
+
+
+def test_a_flood_of_games_does_not_starve_a_review(served: Any) -> None:
+    # One worker process: only the queue's order decides who is served.
+    _, client_for = served(computer_workers=1, review_seconds_per_position=REVIEW_SECONDS)
+    reviewer, flooder = client_for("10.6.0.1"), client_for("10.6.0.2")
+    path = _long_game(reviewer, seed=1)
+    rooms = [_game(flooder) for _ in range(6)]
+    assert reviewer.post(path).status_code == 202
+    assert all(_open(flooder, room, auth).status_code == 200 for room, auth in rooms)
+    start = _done(reviewer, path)
+    # Six searches of BUDGET seconds wait; first come, first served would hold the review
+    # for all of them. Taking turns, it gets a position in between each.
+    time.sleep(4 * (BUDGET + REVIEW_SECONDS))
+    assert _done(reviewer, path) - start >= 3
+    assert any(_ply(flooder, room) == 2 for room, _ in rooms)
+
+
+def test_reviews_do_not_starve_a_game(served: Any) -> None:
+    _, client_for = served(computer_workers=1, review_seconds_per_position=REVIEW_SECONDS)
+    reviewer, player = client_for("10.7.0.1"), client_for("10.7.0.2")
+    paths = [_long_game(reviewer, seed) for seed in range(3)]
+    assert all(reviewer.post(path).status_code == 202 for path in paths)
+    time.sleep(0.5)  # the reviews have the queue
+    room, auth = _game(player)
+    assert _open(player, room, auth).status_code == 200
+    waited = _until(lambda: _ply(player, room) == 2, 60)
+    # Behind one review position at most, not behind 90 of them.
+    assert waited < REVIEW_SECONDS + BUDGET + MARGIN, f"the reply took {waited:.2f} s"
+    assert sum(_done(reviewer, path) for path in paths) < 3 * 31

@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import httpx
@@ -14,6 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKERS = [sys.executable, "-m", "app.cli"]
+PYPROJECT_VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
@@ -79,7 +81,7 @@ def test_serve_migrates_prints_the_url_and_answers(tmp_path: Path) -> None:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)
-        assert r.json() == {"status": "ok", "database": "sqlite"}
+        assert r.json() == {"status": "ok", "database": "sqlite", "version": PYPROJECT_VERSION}
         created = httpx.post(f"http://127.0.0.1:{port}/api/rooms", json={}, timeout=5)
         assert created.status_code == 201
         share_url = created.json()["share_url"]
@@ -102,3 +104,83 @@ def test_serve_refuses_several_workers_on_sqlite(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "SQLite is served by one process" in done.stderr
+
+
+def test_version_is_pyprojects() -> None:
+    done = subprocess.run(
+        [*CHECKERS, "--version"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"checkers {PYPROJECT_VERSION}"
+
+
+def _serve(tmp_path: Path, *args: str, **env: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [*CHECKERS, "serve", *args],
+        cwd=ROOT,
+        env={**_env(tmp_path), **env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line_and_prints_no_url(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = _serve(tmp_path, "--port", str(port))
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert out == ""  # no "open http://..." for a server that never ran
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert f"127.0.0.1:{port}" in lines[0] and "in use" in lines[0]
+    assert f"PORT={port + 1} make run" in lines[0]
+    # Nothing was done to the database either.
+    assert not (tmp_path / "cli.sqlite3").exists()
+
+
+def _wait_healthy(port: int, proc: subprocess.Popen[str]) -> httpx.Response:
+    deadline = time.monotonic() + 30
+    while True:
+        assert proc.poll() is None, proc.communicate()
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+@pytest.mark.parametrize("command", ["serve", "worker"])
+def test_migrate_on_start_false_is_obeyed(tmp_path: Path, command: str) -> None:
+    """With MIGRATE_ON_START=false neither `serve` nor `worker` touches the schema: an
+    empty database stays empty (and the worker's sweep then fails on the missing table)."""
+    import sqlite3
+
+    if command == "worker":
+        done = subprocess.run(
+            [*CHECKERS, "worker", "--once"],
+            cwd=ROOT,
+            env={**_env(tmp_path), "MIGRATE_ON_START": "false"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode != 0
+        assert "no such table" in done.stderr
+    else:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        proc = _serve(tmp_path, "--port", str(port), MIGRATE_ON_START="false")
+        try:
+            assert _wait_healthy(port, proc).status_code == 200
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+    with sqlite3.connect(tmp_path / "cli.sqlite3") as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "alembic_version" not in tables and "rooms" not in tables

@@ -14,6 +14,7 @@ from app.core.clock import ManualClock
 from app.core.db import Database
 from app.core.errors import InvalidInput
 from app.core.settings import Settings
+from app.i18n import translator
 from app.main import create_app
 from app.notify.delivery import deliver_due
 from app.notify.push import new_private_key
@@ -44,6 +45,7 @@ def test_the_opponents_move_reaches_the_waiting_device(
         "body": "Drums player played 11-15.",
         "url": f"/r/{room.id}",
         "tag": f"room-{room.id}-game-1",
+        "lang": "en",
     }
     (received,) = pushes.received
     key = api.client.get("/api/push-key").json()["public_key"]
@@ -129,7 +131,12 @@ def test_the_claim_and_the_reminder_reach_the_right_player(
         deliver_due(database, clock, settings)
         reminder = pushes.delivered("moving")[-1]
         assert reminder["title"] == "Your move: time is running · English"
-        assert reminder["body"] == "Move within 6 hours, or Drums player may claim the win."
+        # The claim opens 48 h after the turn began (the move, at the clock's start).
+        opens = clock.now() + timedelta(hours=6)
+        assert reminder["body"] == (
+            f"Move within 6 hours (by {translator('en').datetime(opens)}), "
+            "or Drums player may claim the win."
+        )
         clock.advance(timedelta(hours=6))
         assert sweep(database, clock, settings) == 1
         deliver_due(database, clock, settings)
@@ -324,3 +331,44 @@ def test_moving_the_seat_to_another_device_drops_the_old_devices(
     assert kinds[-1] == "seat_moved"
     api.play(room, "11-15")
     assert sender.run() == 0 and pushes.received == []
+
+
+def test_a_device_gets_the_language_and_time_zone_it_was_turned_on_in(
+    client: object,
+    pushes: PushService,
+    database: Database,
+    notify_settings: Settings,
+    clock: object,
+) -> None:
+    """The subscription keeps the page's language (here Russian, by Accept-Language) and
+    the browser's time zone; a later change of the page's language does not move it."""
+    assert isinstance(clock, ManualClock)
+    settings = notify_settings.model_copy(update={"remind_before_seconds": 6 * 3600})
+    with TestClient(create_app(settings, clock=clock, database=database)) as c:
+        api = Api(c)
+        room = api.create()
+        assert room.joiner is not None
+        phone = pushes.device("phone")
+        r = c.post(
+            f"/api/rooms/{room.id}/push",
+            json={**phone.subscription(), "time_zone": "Asia/Bangkok"},
+            headers={**api.auth(room.joiner), "Accept-Language": "ru-RU,ru;q=0.9"},
+        )
+        assert r.status_code == 200, r.text
+        api.play(room, "11-15")
+        deliver_due(database, clock, settings)
+        (payload,) = pushes.delivered("phone")
+        assert payload["title"] == "Ваш ход · Английские"
+        assert payload["body"] == "Игрок бочек сыграл(а) 11-15."  # noqa: RUF001
+        assert payload["lang"] == "ru"
+        clock.advance(timedelta(hours=42))
+        sweep(database, clock, settings)
+        deliver_due(database, clock, settings)
+        reminder = pushes.delivered("phone")[-1]
+        opens = clock.now() + timedelta(hours=6)
+        when = translator("ru").datetime(opens, "Asia/Bangkok")
+        assert "UTC" not in when
+        assert reminder["body"] == (
+            f"Сделайте ход в течение 6 часов (до {when}), иначе Игрок бочек сможет "
+            "потребовать победу."
+        )

@@ -198,6 +198,7 @@ class Table:
     tokens: dict[str, str]
     view: dict[str, Any]
     acked: dict[int, list[str]] = field(default_factory=dict)  # game number -> moves
+    replies: dict[int, list[int]] = field(default_factory=dict)  # game -> conditional plies
 
     @property
     def playing(self) -> bool:
@@ -225,22 +226,18 @@ class Retries:
         self.failures[kind] = self.failures.get(kind, 0) + 1
 
 
-def play_one(
-    client: httpx.Client, table: Table, rng: random.Random, retries: Retries, deadline: float
-) -> None:
-    """The side to move plays a random legal move, resending the same submission (same
-    move, same expected ply) until the service answers it: a resend of a move that was
-    applied before a failure is recognised and not played twice."""
-    game = table.view["game"]
-    move = rng.choice(game["legal_moves"])["notation"]
-    body = {"move": move, "expected_ply": game["ply"]}
-    headers = {"Authorization": f"Bearer {table.tokens[game['turn']]}"}
+def submit(
+    client: httpx.Client, path: str, body: Any, token: str, retries: Retries, deadline: float
+) -> httpx.Response:
+    """POST the same submission until the service answers it with 200 (connection
+    failures and 503s are retried: the server may be down or restarting)."""
+    headers = {"Authorization": f"Bearer {token}"}
     while True:
         if time.monotonic() > deadline:
-            raise AssertionError(f"room {table.room_id}: no answer before the deadline")
+            raise AssertionError(f"{path}: no answer before the deadline")
         started = time.monotonic()
         try:
-            answer = client.post(f"/api/rooms/{table.room_id}/moves", json=body, headers=headers)
+            answer = client.post(path, json=body, headers=headers)
         except httpx.HTTPError as exc:
             retries.note(type(exc).__name__)
             time.sleep(0.05)
@@ -248,15 +245,66 @@ def play_one(
         finally:
             retries.longest = max(retries.longest, time.monotonic() - started)
         if answer.status_code == 200:
-            break
+            return answer
         assert answer.status_code == 503, (answer.status_code, answer.text)
         retries.note("503")
         retries.retry_after.add(answer.headers.get("retry-after", ""))
         time.sleep(0.1)  # the test does not wait the full Retry-After
-    table.acked.setdefault(game["number"], []).append(move)
+
+
+def plan_replies(
+    client: httpx.Client, table: Table, rng: random.Random, retries: Retries, deadline: float
+) -> dict[str, str]:
+    """The waiting side stores a random reply to every move the side to move can play
+    (none where that move ends the game); returns them by the mover's move."""
+    game = table.view["game"]
+    board = Board(table.view["rule_set"]["key"], fen=game["start_fen"])
+    for played in game["moves"]:  # the history too: repetition ends a game
+        board.push_text(played["notation"])
+    replies: dict[str, str] = {}
+    for move in board.legal_moves:
+        board.push(move)
+        if board.legal_moves and board.outcome() is None:
+            replies[move.notation()] = rng.choice(board.legal_moves).notation()
+        board.pop()
+    if replies:
+        waiting = "tires" if game["turn"] == "drums" else "drums"
+        lines = [{"their_move": theirs, "reply": mine} for theirs, mine in replies.items()]
+        path = f"/api/rooms/{table.room_id}/conditional"
+        submit(client, path, {"lines": lines}, table.tokens[waiting], retries, deadline)
+    return replies
+
+
+def play_one(
+    client: httpx.Client,
+    table: Table,
+    rng: random.Random,
+    retries: Retries,
+    deadline: float,
+    replies: dict[str, str] | None = None,
+) -> None:
+    """The side to move plays a random legal move, resending the same submission (same
+    move, same expected ply) until the service answers it: a resend of a move that was
+    applied before a failure is recognised and not played twice. With `replies` stored by
+    the waiting side, the answer must show the stored reply played after the move."""
+    game = table.view["game"]
+    move = rng.choice(game["legal_moves"])["notation"]
+    body = {"move": move, "expected_ply": game["ply"]}
+    path = f"/api/rooms/{table.room_id}/moves"
+    answer = submit(client, path, body, table.tokens[game["turn"]], retries, deadline)
+    played = table.acked.setdefault(game["number"], [])
+    played.append(move)
     table.view = answer.json()
     after = table.view["game"]
-    assert (after["number"], after["ply"]) == (game["number"], game["ply"] + 1)
+    reply = (replies or {}).get(move)
+    if reply is None or after["number"] != game["number"]:
+        assert (after["number"], after["ply"]) == (game["number"], game["ply"] + 1)
+        return
+    assert after["ply"] == game["ply"] + 2, (table.room_id, after["ply"], game["ply"])
+    last = after["moves"][-1]
+    assert (last["notation"], last["conditional"]) == (reply, True)
+    played.append(reply)
+    table.replies.setdefault(game["number"], []).append(after["ply"])
 
 
 # --- checks ------------------------------------------------------------------------------
@@ -281,13 +329,15 @@ def check_stored(database_url: str, tables: list[Table]) -> dict[str, int]:
                 ).all()  # fmt: skip
                 for game_id, number, fen, ply, start_fen, _status in games:
                     stored = conn.execute(
-                        text("SELECT ply, notation, fen_after FROM moves WHERE game_id = :g "
-                             "ORDER BY ply"),
+                        text("SELECT ply, notation, fen_after, conditional FROM moves "
+                             "WHERE game_id = :g ORDER BY ply"),
                         {"g": game_id},
                     ).all()  # fmt: skip
                     assert [row.ply for row in stored] == list(range(1, ply + 1))
                     notations = [row.notation for row in stored]
                     assert notations == table.acked.get(number, []), (table.room_id, number)
+                    replies = [row.ply for row in stored if row.conditional]
+                    assert replies == table.replies.get(number, []), (table.room_id, number)
                     board = Board(rule_set, fen=start_fen)
                     for row in stored:
                         board.push_text(row.notation)

@@ -23,6 +23,7 @@ from .harness import (
     assert_no_tokens,
     check_stored,
     open_table,
+    plan_replies,
     play_one,
 )
 
@@ -91,3 +92,52 @@ def test_sigkill_while_playing_loses_and_doubles_nothing(crash_url: str, tmp_pat
     assert counts["moves"] > before_restart
     assert assert_no_tokens([server.log], tables) > counts["moves"]
     print(f"crash ({url.split(':')[0]}): {counts} ; failed attempts retried: {retries.failures}")
+
+
+def test_sigkill_loses_and_doubles_no_conditional_reply(crash_url: str, tmp_path: Path) -> None:
+    """Issue 16: every move is met by a reply its opponent stored in advance; after a
+    SIGKILL and a restart, every acknowledged reply is stored once, flagged as conditional,
+    right after the move it answered, and none was played that was not acknowledged."""
+    url = crash_url
+    server = Instance(url, tmp_path / "server.log")
+    server.start()
+    retries = Retries()
+    failures: list[BaseException] = []
+    tables: list[Table] = []
+    acked = threading.Semaphore(0)
+    try:
+        with httpx.Client(base_url=server.base, timeout=10) as client:
+            tables = [open_table(client) for _ in range(ROOMS)]
+
+        def player(index: int, table: Table) -> None:
+            rng = random.Random(1000 + index)
+            deadline = time.monotonic() + 120
+            try:
+                with httpx.Client(base_url=server.base, timeout=10) as client:
+                    while table.playing:
+                        replies = plan_replies(client, table, rng, retries, deadline)
+                        play_one(client, table, rng, retries, deadline, replies)
+                        acked.release()
+            except BaseException as exc:  # reported by the main thread
+                failures.append(exc)
+
+        threads = [threading.Thread(target=player, args=(i, t)) for i, t in enumerate(tables)]
+        for thread in threads:
+            thread.start()
+        for _ in range(4 * ROOMS):
+            assert acked.acquire(timeout=30)
+        server.kill()
+        time.sleep(0.5)
+        server.start()
+        for thread in threads:
+            thread.join(150)
+        assert not failures, failures
+        assert all(not thread.is_alive() for thread in threads)
+    finally:
+        server.stop()
+
+    assert retries.failures, "the kill should have interrupted some submissions"
+    counts = check_stored(url, tables)
+    replies = sum(len(plies) for t in tables for plies in t.replies.values())
+    assert replies > 0 and counts["moves"] >= 2 * replies - len(tables)
+    print(f"conditional crash ({url.split(':')[0]}): {counts}, replies {replies}")

@@ -8,6 +8,8 @@ from the English start the drums have exactly 9-13, 9-14, 10-14, 10-15, 11-15, 1
 from __future__ import annotations
 
 import hashlib
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,11 @@ from app.core.db import Database
 from app.rooms.models import Seat
 
 from .conftest import Api, Room
+
+# The release the service reports is the one pyproject.toml declares.
+PYPROJECT_VERSION = tomllib.loads(
+    (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+)["project"]["version"]
 
 # A seat that chose no name, asked for no notifications and stored no conditional moves.
 NO_NAME_NO_ALERTS = {
@@ -56,7 +63,11 @@ def test_rule_sets_lists_the_six_with_pdn_game_types(api: Api) -> None:
 def test_healthz_checks_the_database(api: Api, database: Database) -> None:
     r = api.client.get("/healthz")
     assert r.status_code == 200
-    assert r.json() == {"status": "ok", "database": database.engine.dialect.name}
+    assert r.json() == {
+        "status": "ok",
+        "database": database.engine.dialect.name,
+        "version": PYPROJECT_VERSION,
+    }
 
 
 def test_healthz_reports_503_when_the_database_is_gone(app_client: TestClient) -> None:

@@ -75,6 +75,24 @@ def test_a_stored_line_is_played_in_the_opponents_move_and_the_rest_kept(api: Ap
     assert view["you"]["conditional"] is None
 
 
+def test_a_resend_answered_by_a_conditional_reply_changes_nothing(api: Api) -> None:
+    """A client that lost the answer to its move resends it; the game is two plies on
+    (its move and the stored reply), and the resend is recognised, not refused as stale."""
+    room = opened(api)
+    assert plan(api, room, room.creator, PLAN).status_code == 200
+    first = api.move(room, room.joiner, "22-18", 1)
+    assert first.status_code == 200 and first.json()["game"]["ply"] == 3
+    again = api.move(room, room.joiner, "22-18", 1)
+    assert again.status_code == 200, again.text
+    assert again.json()["game"]["ply"] == 3
+    assert [m["notation"] for m in again.json()["game"]["moves"]] == ["11-15", "22-18", "15x22"]
+    # Only that move: a different one at the same ply is still stale, and the reply's
+    # owner cannot "resend" the opponent's move.
+    other = api.move(room, room.joiner, "24-19", 1)
+    assert other.status_code == 409 and other.json()["code"] == "stale_ply"
+    assert api.move(room, room.creator, "22-18", 1).status_code == 409
+
+
 def test_lines_are_private_to_their_seat(api: Api, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="checkers")
     room = opened(api)

@@ -3,6 +3,10 @@
 // board shows of them (coordinates, square numbers, accessible names) is the rule set's
 // tradition, from a `Notation` (notation.js). Italian and Spanish boards are drawn
 // mirrored, as those traditions lay the board.
+import { t } from "./i18n.js";
+
+// A piece in words: a man ("drum") or a king ("drum king") of each side.
+const PIECE = { drums: [t("drum"), t("drum king")], tires: [t("tire"), t("tire king")] };
 
 const FILES = "abcdefgh";
 const HOP_MS = 190;
@@ -298,11 +302,11 @@ export class BoardView {
     for (const [square, cell] of this.cells) {
       const piece = this.pieces.get(square);
       const parts = [this.notation ? this.notation.squareLabel(square) : squareName(square)];
-      parts.push(piece ? `${piece.side === "drums" ? "drum" : "tire"}${piece.king ? " king" : ""}` : "empty");
-      if (marks.selected === square) parts.push("selected");
-      else if (marks.selectable?.has(square)) parts.push("can move");
-      if (marks.target?.has(square)) parts.push("move here");
-      if (marks.taken?.has(square)) parts.push("to be taken");
+      parts.push(piece ? PIECE[piece.side][piece.king ? 1 : 0] : t("empty"));
+      if (marks.selected === square) parts.push(t("selected"));
+      else if (marks.selectable?.has(square)) parts.push(t("can move"));
+      if (marks.target?.has(square)) parts.push(t("move here"));
+      if (marks.taken?.has(square)) parts.push(t("to be taken"));
       cell.setAttribute("aria-label", parts.join(", "));
     }
   }

@@ -1,4 +1,5 @@
 // Shared helpers of the pages: same-origin requests, durations, this browser's rooms.
+import { lang, nt, t } from "./i18n.js";
 
 /** POST JSON to a same-origin page endpoint; resolves to the JSON answer or throws an
  * Error whose message is a plain sentence for the reader (`plainError`). */
@@ -19,7 +20,7 @@ export async function get(url) {
   });
 }
 
-export const OFFLINE = "You seem to be offline: the page will catch up when the connection is back.";
+export const OFFLINE = t("You seem to be offline: the page will catch up when the connection is back.");
 
 async function send(url, options) {
   let response;
@@ -45,41 +46,70 @@ async function send(url, options) {
   return data;
 }
 
-/** A refusal as a sentence for a player, not for a developer. */
+const DETAILED = new Set(["illegal_move", "ambiguous_move", "invalid_fen", "position_decided"]);
+
+/** A refusal as a sentence for a player, not for a developer, in the page's language:
+ * the API's `detail` is English, so the page goes by the stable `code`. */
 export function plainError(data) {
+  // In English, the precise `detail` of a refusal that names moves or squares.
+  if (lang === "en" && data?.detail && (DETAILED.has(data.code) || !data.code)) return data.detail;
   switch (data?.code) {
     case "stale_ply":
-      return "The game moved on while you chose. The board is up to date: choose again.";
+      return t("The game moved on while you chose. The board is up to date: choose again.");
     case "not_your_turn":
-      return "It is not your turn yet.";
+      return t("It is not your turn yet.");
     case "claim_not_open":
-      return `You may claim the win from ${when(data.opens_at)}.`;
+      return t("You may claim the win from {time}.", { time: when(data.opens_at) });
     case "game_over":
-      return "This game is over.";
+      return t("This game is over.");
     case "room_expired":
-      return "This room has closed: nothing more can be played here.";
+      return t("This room has closed: nothing more can be played here.");
     case "room_full":
-      return "Someone else took this seat first: you can still watch.";
+      return t("Someone else took this seat first: you can still watch.");
     case "wrong_token":
     case "token_required":
-      return "This browser no longer holds a seat in this room.";
+      return t("This browser no longer holds a seat in this room.");
     case "too_large":
-      return `${data.detail}: that is more than the service takes at once; send it in parts.`;
+      return t("That is more than the service takes at once; send it in parts.");
     case "rate_limited":
-      return "That was a lot at once: wait a moment and try again.";
+      return t("That was a lot at once: wait a moment and try again.");
     case "database_unavailable":
     case "mail_unavailable":
-      return "The service is busy for a moment: try again shortly.";
+      return t("The service is busy for a moment: try again shortly.");
+    case "illegal_move":
+      return data.legal_moves?.length
+        ? t("That move is not legal here. Legal moves: {moves}.", { moves: data.legal_moves.join(", ") })
+        : t("That move is not legal here.");
+    case "ambiguous_move":
+      return t("That move could mean several moves: {moves}. Type it in full.", {
+        moves: (data.candidates || []).join(", "),
+      });
+    case "invalid_fen":
+      return t("That start position cannot be read as a FEN of this rule set: {detail}", { detail: data.detail });
+    case "position_decided":
+      return t("Nothing is left to play from that position.");
+    case "draw_offer_limit":
+      return t("You have no draw offers left in this game.");
+    case "game_limit":
+      return t("This room has played as many games as it may hold.");
+    case "computer_busy":
+      return t("The computer is busy: try again in a moment.");
     case "validation_error": {
       const problem = data.errors?.[0];
       const field = problem?.loc?.at(-1);
-      if (field === "name") return String(problem.msg).replace(/^Value error, /, "Name: ");
-      if (field === "address") return "That does not look like an email address.";
-      if (field === "fen") return "That start position is too long to be a FEN.";
-      return "That request could not be read.";
+      if (field === "name") {
+        if (lang === "en") return String(problem.msg).replace(/^Value error, /, "Name: ");
+        return t("That name cannot be used: at most 24 characters, none of them invisible.");
+      }
+      if (field === "address") return t("That does not look like an email address.");
+      if (field === "fen") return t("That start position is too long to be a FEN.");
+      return t("That request could not be read.");
     }
     default:
-      return data?.detail || `The request failed (${data?.status ?? "no answer"}).`;
+      if (lang === "en" && data?.detail) return data.detail;
+      return data?.status
+        ? t("The request failed ({status}).", { status: data.status })
+        : t("The request failed (no answer).");
   }
 }
 
@@ -98,36 +128,37 @@ export function serverNow() {
 
 /** A configured duration in words, as the server says it: "7 days", "36 hours". */
 export function lengthOf(seconds) {
-  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
-    if (seconds >= size && seconds % size === 0) {
-      const n = seconds / size;
-      return `${n} ${unit}${n === 1 ? "" : "s"}`;
-    }
-  }
-  return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  if (seconds >= 86400 && seconds % 86400 === 0) return nt("{n} day", "{n} days", seconds / 86400);
+  if (seconds >= 3600 && seconds % 3600 === 0) return nt("{n} hour", "{n} hours", seconds / 3600);
+  if (seconds >= 60 && seconds % 60 === 0) return nt("{n} minute", "{n} minutes", seconds / 60);
+  return nt("{n} second", "{n} seconds", seconds);
 }
 
-/** A time left, as people say it: "1 day 23 h", "5 h 12 min", "7 min", "4 s". */
+/** A time left, as people say it: "1 day 23 h", "5 h 12 min", "7 min", "4 s" (the days
+ * in words, with the language's plural forms; the rest abbreviated). */
 export function span(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   const d = Math.floor(total / 86400);
   const h = Math.floor((total % 86400) / 3600);
   const m = Math.floor((total % 3600) / 60);
-  if (d) return `${d} day${d === 1 ? "" : "s"} ${h} h`;
-  if (h) return `${h} h ${m} min`;
-  if (m) return `${m} min`;
-  return `${total} s`;
+  const hours = () => t("{n} h", { n: h });
+  const minutes = () => t("{n} min", { n: m });
+  if (d) return t("{days} {hours}", { days: nt("{n} day", "{n} days", d), hours: hours() });
+  if (h) return t("{hours} {minutes}", { hours: hours(), minutes: minutes() });
+  if (m) return minutes();
+  return t("{n} s", { n: total });
 }
 
 export function ago(iso, now = serverNow()) {
   const ms = now - Date.parse(iso);
-  if (ms < 60_000) return "just now";
-  return `${span(ms)} ago`;
+  if (ms < 60_000) return t("just now");
+  return t("{time} ago", { time: span(ms) });
 }
 
-/** An instant in the viewer's time zone: "Thu 3 Dec, 07:31". */
+/** An instant in the viewer's time zone, as the page's language writes it:
+ * "Thu 3 Dec, 07:31", "чт, 3 дек., 07:31". */
 export function when(iso) {
-  return new Date(iso).toLocaleString(undefined, {
+  return new Date(iso).toLocaleString(lang, {
     weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
   });
 }
@@ -181,7 +212,7 @@ export function forgetRoom(id) {
 export function copyFrom(input, button) {
   const done = () => {
     const label = button.textContent;
-    button.textContent = "Copied";
+    button.textContent = t("Copied");
     setTimeout(() => { button.textContent = label; }, 1500);
   };
   if (navigator.clipboard && window.isSecureContext) {
@@ -200,4 +231,11 @@ function selectCopy(input, done) {
   }
 }
 
-export const SIDE_NAME = { drums: "Drums", tires: "Tires" };
+export const SIDE_NAME = { drums: t("Drums"), tires: t("Tires") };
+
+/** The text for `side`: sentences that name a side are whole messages per side, so
+ * that each language can inflect them. */
+export const bySide = (side, drums, tires) => (side === "drums" ? drums : tires);
+
+/** A seat's default name, as the server gives it when the player chose none. */
+export const defaultName = (side) => bySide(side, t("Drums player"), t("Tires player"));

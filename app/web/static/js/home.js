@@ -1,14 +1,18 @@
 // The home page: create a room, play the computer, list this browser's games.
 import { miniBoard } from "./board.js";
 import {
-  SIDE_NAME, ago, el, forgetRoom, get, myRooms, nameEl, post, rememberRoom, serverNow, span,
-  syncClock, when,
+  SIDE_NAME, ago, bySide, el, forgetRoom, get, myRooms, nameEl, post, rememberRoom, serverNow,
+  span, syncClock, when,
 } from "./common.js";
+import { t } from "./i18n.js";
 import { moveText } from "./notation.js";
 
 function bindForm(form, url, body) {
   if (!form) return;
   const error = form.querySelector(".form-error");
+  // The form is enabled only once its script (which waits for the page's language)
+  // handles the form: a click before that would send the form to nowhere.
+  form.querySelector(".form-body").disabled = false;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = form.querySelector("button[type=submit]");
@@ -43,41 +47,48 @@ const other = (side) => (side === "drums" ? "tires" : "drums");
 function opponent(view) {
   const seat = view.seats.find((s) => s.side === other(view.you.side));
   if (!seat?.taken) return null;
-  return seat.computer_level ? `${seat.name} (computer)` : seat.name;
+  return seat.computer_level ? t("{name} (computer)", { name: seat.name }) : seat.name;
 }
 
 /** What the entry says: the last move and when, and the deadline that concerns you. */
 function facts(view) {
   const { you, game } = view;
   const parts = [];
-  if (view.status === "waiting") return ["Waiting for an opponent to accept"];
+  if (view.status === "waiting") return [t("Waiting for an opponent to accept")];
   if (game.result) parts.push(game.result.text);
   const last = game.moves.at(-1);
   if (last) {
-    const who = last.side === you.side ? "you" : opponent(view) || SIDE_NAME[last.side];
-    parts.push(`${who} played ${moveText(view.rule_set, last)} ${ago(last.played_at)}`);
+    const move = moveText(view.rule_set, last);
+    const time = ago(last.played_at);
+    parts.push(last.side === you.side
+      ? t("you played {move} {time}", { move, time })
+      : t("{name} played {move} {time}", { name: opponent(view) || SIDE_NAME[last.side], move, time }));
   } else if (!game.result) {
-    parts.push("no move yet");
+    parts.push(t("no move yet"));
   }
   const opens = view.claim_opens_at && !game.result ? Date.parse(view.claim_opens_at) : null;
   if (opens !== null) {
     const left = opens - serverNow();
     if (you.to_move) {
-      parts.push(left > 0 ? `Move by ${when(view.claim_opens_at)} (in ${span(left)})` : "your opponent may claim the win");
+      parts.push(left > 0
+        ? t("Move by {time} (in {left})", { time: when(view.claim_opens_at), left: span(left) })
+        : t("your opponent may claim the win"));
     } else {
-      parts.push(left > 0 ? `you may claim the win from ${when(view.claim_opens_at)}` : "you may claim the win now");
+      parts.push(left > 0
+        ? t("you may claim the win from {time}", { time: when(view.claim_opens_at) })
+        : t("you may claim the win now"));
     }
   } else if (view.expires_at && view.status === "finished") {
-    parts.push(`rematch possible until ${when(view.expires_at)}`);
+    parts.push(t("rematch possible until {time}", { time: when(view.expires_at) }));
   }
   return parts;
 }
 
 function badge(view) {
-  if (view.status === "waiting") return "Waiting";
-  if (view.status === "expired") return "Closed";
-  if (view.game.result) return "Over";
-  return view.you.to_move ? "Your turn" : "Their turn";
+  if (view.status === "waiting") return t("Waiting");
+  if (view.status === "expired") return t("Closed");
+  if (view.game.result) return t("Over");
+  return view.you.to_move ? t("Your turn") : t("Their turn");
 }
 
 /** Your turn first, the nearest deadline first; then their turn, waiting, over. */
@@ -94,8 +105,11 @@ function entry(view) {
   link.href = `/r/${view.id}`;
   const title = el("span", null, "game-title");
   const rival = opponent(view);
-  title.append(rival ? nameEl(rival) : el("span", "No opponent yet"));
-  const about = `${view.rule_set.name} · you play the ${view.you.side} · game ${view.game.number}`;
+  title.append(rival ? nameEl(rival) : el("span", t("No opponent yet")));
+  const params = { rule_set: view.rule_set.name, number: view.game.number };
+  const about = bySide(view.you.side,
+    t("{rule_set} · you play the drums · game {number}", params),
+    t("{rule_set} · you play the tires · game {number}", params));
   link.append(
     miniBoard(view.game.fen, view.you.side, view.rule_set.notation.mirrored),
     title,
@@ -130,7 +144,9 @@ async function listGames() {
   empty.hidden = views.length > 0;
   list.closest(".games-panel").classList.toggle("has-games", views.length > 0);
   const turns = views.filter((v) => v.you.to_move && v.status === "playing").length;
-  document.title = turns ? `(${turns}) Your move · Checkers at your own pace` : "Checkers at your own pace";
+  document.title = turns
+    ? t("({count}) Your move · Checkers at your own pace", { count: turns })
+    : t("Checkers at your own pace");
 }
 
 listGames();

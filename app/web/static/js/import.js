@@ -1,6 +1,7 @@
 // The import page: a PDN text (pasted or from a file) sent to the import API, and what
 // became of each game: imported with its notes, or the place and reason it failed.
 import { el, plainError } from "./common.js";
+import { nt, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -29,10 +30,10 @@ function gameItem(game) {
   const li = el("li", null, `import-game ${game.imported ? "ok" : "failed"}`);
   li.dataset.game = String(game.number);
   const head = el("p", null, "import-head");
-  head.append(el("strong", `Game ${game.number}`), el("span", ` · ${players(game)} · ${game.result}`));
+  head.append(el("strong", t("Game {number}", { number: game.number })), el("span", ` · ${players(game)} · ${game.result}`));
   if (game.imported) {
-    head.append(el("span", ` · ${game.plies} moves`));
-    const replay = el("a", "Replay", "import-link");
+    head.append(el("span", ` · ${nt("{n} move", "{n} moves", game.plies)}`));
+    const replay = el("a", t("Replay"), "import-link");
     replay.href = game.url;
     const pdn = el("a", "PDN", "import-link");
     pdn.href = game.pdn_url;
@@ -40,31 +41,35 @@ function gameItem(game) {
     head.append(" ", replay, " ", pdn);
   }
   li.append(head);
-  if (game.from_position) li.append(el("p", "Starts from its FEN tag's position.", "muted small"));
+  if (game.from_position) li.append(el("p", t("Starts from its FEN tag's position."), "muted small"));
   if (game.service_end) {
     const end = game.service_end;
-    li.append(el("p", `This service's rules would have ended the game at ply ${end.ply} (${end.termination}); every recorded move was replayed.`, "service-end"));
+    li.append(el("p", t("This service's rules would have ended the game at ply {ply} ({termination}); every recorded move was replayed.", { ply: end.ply, termination: end.termination }), "service-end"));
   }
   const failure = game.failure;
   if (failure) {
     const why = el("p", null, "failure");
     why.append(
-      el("strong", "Not imported: "),
-      el("span", `game ${failure.game}, line ${failure.line}, column ${failure.column}, ply ${failure.ply}, move ${failure.move || "(none)"}: ${failure.reason}`),
+      el("strong", t("Not imported: ")),
+      el("span", t("game {game}, line {line}, column {column}, ply {ply}, move {move}: {reason}", {
+        ...failure, move: failure.move || t("(none)"),
+      })),
     );
     li.append(why);
     if (failure.legal_moves.length && !failure.reason.includes("legal moves:")) {
-      li.append(el("p", `Legal moves there: ${failure.legal_moves.join(", ")}`, "legal small"));
+      li.append(el("p", t("Legal moves there: {moves}", { moves: failure.legal_moves.join(", ") }), "legal small"));
     }
   }
   if (game.notes.length) {
     const notes = el("ul", null, "notes small");
-    for (const n of game.notes) notes.append(el("li", `Line ${n.line}, column ${n.column}: ${n.text}`));
+    for (const n of game.notes) notes.append(el("li", t("Line {line}, column {column}: {text}", n)));
     li.append(notes);
   }
   return li;
 }
 
+// Enabled once this script handles the form (see home.js).
+$("import-form").querySelector(".form-body").disabled = false;
 $("import-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const button = event.target.querySelector("button[type=submit]");
@@ -72,7 +77,7 @@ $("import-form").addEventListener("submit", async (event) => {
   error.hidden = true;
   const text = $("pdn-text").value;
   if (!text.trim()) {
-    error.textContent = "Paste a PDN text or choose a file first.";
+    error.textContent = t("Paste a PDN text or choose a file first.");
     error.hidden = false;
     return;
   }
@@ -87,12 +92,14 @@ $("import-form").addEventListener("submit", async (event) => {
     });
     const data = await response.json().catch(() => null);
     if (!response.ok) throw new Error(plainError({ ...(data || {}), status: response.status }));
-    const failed = data.failed ? `, ${data.failed} not imported` : "";
-    $("import-summary").textContent = `${data.imported} of ${data.games.length} game${data.games.length === 1 ? "" : "s"} imported${failed}.`;
+    const counts = { imported: data.imported, failed: data.failed };
+    $("import-summary").textContent = data.failed
+      ? nt("{imported} of {n} game imported, {failed} not imported.", "{imported} of {n} games imported, {failed} not imported.", data.games.length, counts)
+      : nt("{imported} of {n} game imported.", "{imported} of {n} games imported.", data.games.length, counts);
     $("import-results").replaceChildren(...data.games.map(gameItem));
     $("import-results-panel").hidden = false;
   } catch (e) {
-    error.textContent = e instanceof TypeError ? "The service could not be reached: try again." : e.message;
+    error.textContent = e instanceof TypeError ? t("The service could not be reached: try again.") : e.message;
     error.hidden = false;
   } finally {
     button.disabled = false;

@@ -2,6 +2,7 @@
 // tradition (the table the server sends with the rule set), the reader's choice between
 // numeric and algebraic (remembered per rule set in this browser), and the board's
 // square numbers (remembered for every board).
+import { t } from "./i18n.js";
 
 const FILES = "abcdefgh";
 const STYLE_KEY = (ruleSet) => `checkers.notation.${ruleSet}`;
@@ -64,7 +65,7 @@ export class Notation {
 
   /** A square for an accessible name: "square 22" or "c3". */
   squareLabel(square) {
-    return this.style === "numeric" ? `square ${this.numbers.get(square)}` : this.names.get(square);
+    return this.style === "numeric" ? t("square {number}", { number: this.numbers.get(square) }) : this.names.get(square);
   }
 
   /** A path of engine squares as a move: `-` for a step, `x` between numbers and `:`
@@ -90,9 +91,9 @@ export class Notation {
     return FILES[this.mirrored ? 7 - file : file];
   }
 
-  /** A side's colour in the tradition ("White" or "Black"). */
+  /** A side's colour in the tradition ("White" or "Black", in the page's language). */
   colour(side) {
-    return this.colours[side];
+    return this.colours[side] === "White" ? t("White") : t("Black");
   }
 }
 

@@ -1,6 +1,7 @@
 // Planning ahead (conditional moves): while the opponent is to move, the player tries a
 // line on a scratch board, their move then the reply, as deep as they like, and keeps it.
 // The server checks every stored move; the lines are shown to their seat only.
+import { t } from "./i18n.js";
 import { BoardView, parseFen } from "./board.js";
 import { el, get } from "./common.js";
 
@@ -77,8 +78,8 @@ export class Planner {
     note.textContent = mine?.note || "";
     note.hidden = !mine?.note;
     const lines = mine ? paths(mine.lines) : [];
-    $("plan-lines").replaceChildren(...lines.map((line) => el("li", line.map(([t, r]) =>
-      `if ${written(this.notation, t)}, ${written(this.notation, r)}`).join("; then "))));
+    $("plan-lines").replaceChildren(...lines.map((line) => el("li", line.map(([their, reply]) =>
+      t("if {their}, {reply}", { their: written(this.notation, their), reply: written(this.notation, reply) })).join(t("; then ")))));
     $("plan-empty").hidden = lines.length > 0;
     $("plan-editor").hidden = !this.editing;
     if (this.editing) this.draw();
@@ -124,11 +125,12 @@ export class Planner {
       taken: sel.length ? [...new Set(cands.flatMap((m) => m.captured))] : [],
       path: sel,
     });
-    const done = this.line.map(([t, r]) => `if ${written(this.notation, t)}, ${written(this.notation, r)}`);
-    const step = this.moves.length === 0 ? "The game would be over here."
-      : this.theirTurn() ? "Play your opponent's move on this board." : "Now play your reply.";
+    const done = this.line.map(([their, reply]) =>
+      t("if {their}, {reply}", { their: written(this.notation, their), reply: written(this.notation, reply) }));
+    const step = this.moves.length === 0 ? t("The game would be over here.")
+      : this.theirTurn() ? t("Play your opponent's move on this board.") : t("Now play your reply.");
     $("plan-step").textContent = step;
-    $("plan-draft").textContent = done.length ? `This line: ${done.join("; then ")}` : "";
+    $("plan-draft").textContent = done.length ? t("This line: {line}", { line: done.join(t("; then ")) }) : "";
     $("plan-keep").disabled = this.line.length === 0 || !this.theirTurn();
     $("plan-undo").disabled = this.positions.length === 1;
   }

@@ -3,6 +3,7 @@
 // record's order).
 import { BoardView, parseFen, sideIcon } from "./board.js";
 import { SIDE_NAME, el } from "./common.js";
+import { number, t } from "./i18n.js";
 import { Notation, bindBoardTools } from "./notation.js";
 import { ReviewPanel } from "./review.js";
 
@@ -22,7 +23,7 @@ function piecesAt(ply) {
 /** A side as the record names it: its colour and the player the tags give. */
 function playerLine(node, side) {
   const colour = notation.colour(side);
-  const who = game.tags[colour];
+  const who = game.tags[notation.colours[side]]; // the tag is named in English: White, Black
   const parts = [sideIcon(side), el("span", `${SIDE_NAME[side]} (${colour})`, "seat-role")];
   if (who) parts.push(el("span", "·", "sep"), el("bdi", who, "name"));
   node.replaceChildren(...parts);
@@ -39,7 +40,7 @@ function drawMoves() {
     const b = el("button", notation.move(m));
     b.type = "button";
     b.title = `${SIDE_NAME[m.side]} (${notation.colour(m.side)}): ${notation.otherForm(m)}`;
-    b.setAttribute("aria-label", `Replay move ${m.ply}: ${SIDE_NAME[m.side]} ${notation.move(m)}`);
+    b.setAttribute("aria-label", t("Replay move {ply}: {side} {move}", { ply: m.ply, side: SIDE_NAME[m.side], move: notation.move(m) }));
     if (m.ply === state.ply) b.setAttribute("aria-current", "true");
     b.addEventListener("click", () => show(m.ply, true));
     li.append(b);
@@ -66,13 +67,17 @@ function render({ pieces = true } = {}) {
   drawMoves();
   board.arrow(review.bestAfter(state.ply));
   const total = game.moves.length;
-  $("replay-pos").textContent = state.ply === total ? `move ${total} (end)` : `${state.ply} / ${total}`;
-  setText("last-move", last ? `Last move: ${SIDE_NAME[last.side]} ${notation.move(last)}` : null);
+  $("replay-pos").textContent = state.ply === total
+    ? t("move {ply} (end)", { ply: total })
+    : `${number(state.ply)} / ${number(total)}`;
+  setText("last-move", last ? t("Last move: {side} {move}", { side: SIDE_NAME[last.side], move: notation.move(last) }) : null);
   for (const b of $("replay").querySelectorAll("button")) {
     const kind = b.dataset.replay;
     b.disabled = kind === "start" || kind === "back" ? state.ply === 0 : state.ply === total;
   }
-  $("notation-note").textContent = `${game.rule_set.name} notation: the drums are ${notation.colour("drums")}, the tires ${notation.colour("tires")}.`;
+  $("notation-note").textContent = t("{rule_set} notation: the drums are {drums}, the tires {tires}.", {
+    rule_set: game.rule_set.name, drums: notation.colour("drums"), tires: notation.colour("tires"),
+  });
 }
 
 async function show(ply, animate) {
@@ -97,13 +102,13 @@ $("replay").addEventListener("click", (event) => {
 });
 
 function drawRecord() {
-  setText("start-position", game.start_position ? `Set-up start: ${game.start_position}` : null);
+  setText("start-position", game.start_position ? t("Set-up start: {fen}", { fen: game.start_position }) : null);
   const end = game.service_end;
   setText("service-end", end
-    ? `This service's rules would have ended the game at ply ${end.ply} (${end.termination}); every recorded move is replayed.`
+    ? t("This service's rules would have ended the game at ply {ply} ({termination}); every recorded move is replayed.", { ply: end.ply, termination: end.termination })
     : null);
   $("notes-panel").hidden = game.notes.length === 0;
-  $("notes").replaceChildren(...game.notes.map((n) => el("li", `Line ${n.line}, column ${n.column}: ${n.text}`)));
+  $("notes").replaceChildren(...game.notes.map((n) => el("li", t("Line {line}, column {column}: {text}", n))));
 }
 
 bindBoardTools(notation, {

@@ -1,10 +1,12 @@
 // The computer's review of a finished game on a page: asking for it, its progress, the
 // evaluation graph (click a point to go to that position), the judgement of each move,
 // and the Executive's move in the position shown, drawn as an arrow.
+import { number, nt, t } from "./i18n.js";
 import { el, get, post } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const MARK = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const JUDGEMENT = { inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder: t("blunder") };
 const W = 300;
 const H = 90;
 
@@ -100,20 +102,24 @@ export class ReviewPanel {
     document.getElementById("review-ask").hidden = Boolean(r);
     const graph = document.getElementById("review-graph");
     if (!r) {
-      state.textContent = "Ask the Executive to look at every position of this game.";
+      state.textContent = t("Ask the Executive to look at every position of this game.");
       graph.replaceChildren();
       return;
     }
     state.textContent = r.status === "done"
       ? this.summary()
-      : `Reviewing: ${r.done} of ${r.positions} positions.`;
+      : t("Reviewing: {done} of {positions} positions.", { done: r.done, positions: r.positions });
     graph.replaceChildren(this.chart());
   }
 
   summary() {
     const count = (kind) => this.review.moves.filter((m) => m.judgement === kind).length;
-    const parts = ["blunder", "mistake", "inaccuracy"].map((k) => `${count(k)} ${k}${count(k) === 1 ? "" : "s"}`);
-    return `Reviewed: ${parts.join(", ")}. Click the graph to go to a position.`;
+    const parts = [
+      nt("{n} blunder", "{n} blunders", count("blunder")),
+      nt("{n} mistake", "{n} mistakes", count("mistake")),
+      nt("{n} inaccuracy", "{n} inaccuracies", count("inaccuracy")),
+    ];
+    return t("Reviewed: {counts}. Click the graph to go to a position.", { counts: parts.join(", ") });
   }
 
   chart() {
@@ -122,7 +128,7 @@ export class ReviewPanel {
     const x = (i) => (i / n) * W;
     const y = (score) => H / 2 - (score / 1000) * (H / 2 - 4);
     const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "eval-graph", role: "img" });
-    chart.setAttribute("aria-label", "Evaluation of every position, from the drums' side");
+    chart.setAttribute("aria-label", t("Evaluation of every position, from the drums' side"));
     chart.append(svg("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: "eval-zero" }));
     const known = r.graph.map((s, i) => [i, s]).filter(([, s]) => s !== null);
     chart.append(svg("polyline", {
@@ -136,7 +142,10 @@ export class ReviewPanel {
         class: `eval-point${judgement ? ` ${judgement}` : ""}`, "data-ply": i, tabindex: 0,
       });
       const title = svg("title", {});
-      title.textContent = `After move ${i}: ${(s / 100).toFixed(2)}${judgement ? ` (${judgement})` : ""}`;
+      const score = number(s / 100, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      title.textContent = judgement
+        ? t("After move {ply}: {score} ({judgement})", { ply: i, score, judgement: JUDGEMENT[judgement] })
+        : t("After move {ply}: {score}", { ply: i, score });
       dot.append(title);
       dot.addEventListener("click", () => this.jump(i));
       dot.addEventListener("keydown", (e) => {

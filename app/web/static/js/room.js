@@ -2,14 +2,18 @@
 // Moves, coordinates and the move input speak the rule set's notation (notation.js).
 import { BoardView, parseFen, sideIcon, startPieces } from "./board.js";
 import {
-  OFFLINE, SIDE_NAME, copyFrom, el, get, lengthOf, nameEl, post, rememberRoom, serverNow,
-  span, syncClock, when,
+  OFFLINE, SIDE_NAME, bySide, copyFrom, defaultName, el, get, lengthOf, nameEl, post,
+  rememberRoom, serverNow, span, syncClock, when,
 } from "./common.js";
+import { number, t } from "./i18n.js";
 import { Notation, bindBoardTools } from "./notation.js";
 import { Planner } from "./plan.js";
 import { ReviewPanel } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
+const STATUS = { waiting: t("waiting"), playing: t("in progress"), finished: t("finished") };
+/** The viewer's time zone, for the instants in their notifications. */
+const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 const roomId = $("room").dataset.room;
 const base = `/r/${encodeURIComponent(roomId)}`;
 
@@ -53,7 +57,7 @@ const playing = () => state.view.status === "playing" && game().status === "play
 const canPlay = () => live() && playing() && you()?.to_move && !state.busy;
 const other = (side) => (side === "drums" ? "tires" : "drums");
 const seatOf = (side) => state.view.seats.find((s) => s.side === side);
-const nameOf = (side) => seatOf(side)?.name ?? `${SIDE_NAME[side]} player`;
+const nameOf = (side) => seatOf(side)?.name ?? defaultName(side);
 
 function bottomSide() {
   let side;
@@ -107,16 +111,16 @@ function seatLine(node, side) {
   const mine = you()?.side === side;
   const parts = [sideIcon(side)];
   let who;
-  if (!seat?.taken) who = "open seat";
-  else if (seat.computer_level) who = `${seat.name} (computer)`;
-  else if (mine) who = "you";
-  else who = you() ? "opponent" : "player";
+  if (!seat?.taken) who = t("open seat");
+  else if (seat.computer_level) who = t("{name} (computer)", { name: seat.name });
+  else if (mine) who = t("you");
+  else who = you() ? t("opponent") : t("player");
   parts.push(el("span", `${SIDE_NAME[side]} · ${who}`, "seat-role"));
   const chosen = mine ? you().name : seat?.taken && !seat.computer_level ? seat.name : null;
-  if (chosen && !(seat && !mine && chosen === `${SIDE_NAME[side]} player`)) {
+  if (chosen && !(seat && !mine && chosen === defaultName(side))) {
     parts.push(el("span", "·", "sep"), nameEl(chosen));
   }
-  if (playing() && game().turn === side) parts.push(el("span", "to move", "to-move"));
+  if (playing() && game().turn === side) parts.push(el("span", t("to move"), "to-move"));
   node.replaceChildren(...parts);
 }
 
@@ -132,28 +136,33 @@ function statusText() {
   const g = game();
   if (state.earlier) {
     const r = state.earlier.result;
-    return `Game ${state.earlier.number}${r ? `: ${r.text}` : ""}`;
+    return r
+      ? t("Game {number}: {result}", { number: state.earlier.number, result: r.text })
+      : t("Game {number}", { number: state.earlier.number });
   }
   if (g.result) return g.result.text;
-  if (view.status === "expired") return "This room has expired.";
+  if (view.status === "expired") return t("This room has expired.");
   if (view.status === "waiting") {
-    if (you()) return "Waiting for an opponent: send them the link below.";
-    const invited = `You are invited to play ${view.rule_set.name} checkers with the tires.`;
-    if (!g.start_fen) return `${invited} The creator plays the drums and moves first.`;
-    return `${invited} The game starts from the position on the board: the ${g.turn} move first (the creator plays the drums).`;
+    if (you()) return t("Waiting for an opponent: send them the link below.");
+    const invited = t("You are invited to play {rule_set} checkers with the tires.", { rule_set: view.rule_set.name });
+    if (!g.start_fen) return `${invited} ${t("The creator plays the drums and moves first.")}`;
+    return `${invited} ${bySide(g.turn,
+      t("The game starts from the position on the board: the drums move first (the creator plays the drums)."),
+      t("The game starts from the position on the board: the tires move first (the creator plays the drums)."))}`;
   }
-  if (!you()) return `${SIDE_NAME[g.turn]} to move · you are watching`;
-  return you().to_move ? `Your move (you play the ${you().side})` : `Waiting for the ${g.turn} to move`;
+  if (!you()) return bySide(g.turn, t("Drums to move · you are watching"), t("Tires to move · you are watching"));
+  if (you().to_move) return bySide(you().side, t("Your move (you play the drums)"), t("Your move (you play the tires)"));
+  return bySide(g.turn, t("Waiting for the drums to move"), t("Waiting for the tires to move"));
 }
 
 function hintText() {
-  if (!live()) return `Replaying move ${state.replay} of ${shown().moves.length}.`;
+  if (!live()) return t("Replaying move {ply} of {plies}.", { ply: state.replay, plies: shown().moves.length });
   if (state.view.status === "waiting" && !you()) return state.view.rule_set.description;
   if (!canPlay()) return "";
   const capture = game().legal_moves.some((m) => m.captured.length);
-  if (state.selection.length > 1) return "Keep going: tap the next landing square.";
-  if (capture) return "You must capture: pick a highlighted piece; red rings mark the pieces it takes. Tap each landing square in order.";
-  return "Pick a piece, then where it goes (or drag it).";
+  if (state.selection.length > 1) return t("Keep going: tap the next landing square.");
+  if (capture) return t("You must capture: pick a highlighted piece; red rings mark the pieces it takes. Tap each landing square in order.");
+  return t("Pick a piece, then where it goes (or drag it).");
 }
 
 function offerText() {
@@ -161,10 +170,11 @@ function offerText() {
   const me = you();
   const pending = view.offers.find((o) => (o.kind === "draw" ? playing() : view.status === "finished"));
   if (!pending) return null;
-  const what = pending.kind === "draw" ? "a draw" : "a rematch";
-  if (me && pending.by_seat === me.seat) return `You offered ${what}.`;
-  if (me) return `Your opponent offers ${what}.`;
-  return `${nameOf(pending.by_side)} offers ${what}.`;
+  const draw = pending.kind === "draw";
+  if (me && pending.by_seat === me.seat) return draw ? t("You offered a draw.") : t("You offered a rematch.");
+  if (me) return draw ? t("Your opponent offers a draw.") : t("Your opponent offers a rematch.");
+  const name = nameOf(pending.by_side);
+  return draw ? t("{name} offers a draw.", { name }) : t("{name} offers a rematch.", { name });
 }
 
 /** The deadline of the viewer's own seat, said to that player. */
@@ -176,10 +186,10 @@ function deadlineText() {
   const at = when(state.view.claim_opens_at);
   if (me.to_move) {
     return left > 0
-      ? `Move by ${at} (in ${span(left)}) or your opponent may claim the win.`
-      : "Your opponent may now claim the win: move now.";
+      ? t("Move by {time} (in {left}) or your opponent may claim the win.", { time: at, left: span(left) })
+      : t("Your opponent may now claim the win: move now.");
   }
-  return left > 0 ? `You may claim the win from ${at}.` : "You may claim the win now.";
+  return left > 0 ? t("You may claim the win from {time}.", { time: at }) : t("You may claim the win now.");
 }
 
 function drawActions() {
@@ -190,34 +200,34 @@ function drawActions() {
   const offer = (kind) => view.offers.find((o) => o.kind === kind);
   $("join").hidden = !(view.status === "waiting" && !me);
   if (view.status === "waiting" && !me) {
-    items.push(button("Accept and play the tires", accept, "button primary"));
+    items.push(button(t("Accept and play the tires"), accept, "button primary"));
   }
   if (me && playing()) {
     const draw = offer("draw");
     if (draw && draw.by_seat !== me.seat) {
-      items.push(button("Accept draw", () => act("draw", { action: "accept" }), "button primary"));
-      items.push(button("Decline draw", () => act("draw", { action: "decline" })));
+      items.push(button(t("Accept draw"), () => act("draw", { action: "accept" }), "button primary"));
+      items.push(button(t("Decline draw"), () => act("draw", { action: "decline" })));
     } else if (!draw) {
       const left = g.draw_offers_left[me.side];
-      const b = button(`Offer draw (${left} left)`, () => act("draw", { action: "offer" }));
+      const b = button(t("Offer draw ({left} left)", { left }), () => act("draw", { action: "offer" }));
       b.disabled = left <= 0;
       items.push(b);
     }
-    items.push(button("Resign", confirmResign));
+    items.push(button(t("Resign"), confirmResign));
     if (!me.to_move && state.claimOpen) {
-      items.push(button("Claim the win", () => act("claim-forfeit", {}), "button primary"));
+      items.push(button(t("Claim the win"), () => act("claim-forfeit", {}), "button primary"));
     }
   }
   if (me && view.status === "finished") {
     const rematch = offer("rematch");
     if (rematch && rematch.by_seat !== me.seat) {
-      items.push(button("Accept rematch", () => act("rematch", { action: "accept" }), "button primary"));
-      items.push(button("Decline rematch", () => act("rematch", { action: "decline" })));
+      items.push(button(t("Accept rematch"), () => act("rematch", { action: "accept" }), "button primary"));
+      items.push(button(t("Decline rematch"), () => act("rematch", { action: "decline" })));
     } else if (!rematch) {
-      items.push(button("Offer a rematch", () => act("rematch", { action: "offer" }), "button primary"));
+      items.push(button(t("Offer a rematch"), () => act("rematch", { action: "offer" }), "button primary"));
     }
   }
-  if (!live()) items.push(button("Back to the game", () => goLive()));
+  if (!live()) items.push(button(t("Back to the game"), () => goLive()));
   $("actions").replaceChildren(...items);
 }
 
@@ -225,7 +235,7 @@ function drawActions() {
 function lastMoveText() {
   const ply = live() ? shown().moves.length : state.replay;
   const m = ply > 0 ? shown().moves[ply - 1] : null;
-  return m ? `Last move: ${SIDE_NAME[m.side]} ${notation.move(m)}` : null;
+  return m ? t("Last move: {side} {move}", { side: SIDE_NAME[m.side], move: notation.move(m) }) : null;
 }
 
 function drawMoves() {
@@ -243,7 +253,7 @@ function drawMoves() {
     const text = notation.move(m);
     const b = button(text, () => replayMove(m.ply), "");
     b.title = `${SIDE_NAME[m.side]} (${notation.colour(m.side)}): ${notation.otherForm(m)}`;
-    b.setAttribute("aria-label", `Replay move ${m.ply}: ${SIDE_NAME[m.side]} ${text}`);
+    b.setAttribute("aria-label", t("Replay move {ply}: {side} {move}", { ply: m.ply, side: SIDE_NAME[m.side], move: text }));
     if (m.ply === ply) b.setAttribute("aria-current", "true");
     li.append(b);
     const mark = review.mark(m.ply);
@@ -257,14 +267,18 @@ function drawMoves() {
   const score = view.score;
   const counted = view.games.some((x) => x.result && x.result.termination !== "expired");
   $("score").textContent = counted
-    ? you() ? `you ${mine(score)} – ${theirs(score)}` : `${score.creator} – ${score.joiner}`
+    ? you()
+      ? t("you {mine} – {theirs}", { mine: number(mine(score)), theirs: number(theirs(score)) })
+      : `${number(score.creator)} – ${number(score.joiner)}`
     : "";
   $("players").replaceChildren(
-    el("span", "Drums: "), nameEl(nameOf("drums")), el("span", " · Tires: "), nameEl(nameOf("tires")),
+    el("span", `${SIDE_NAME.drums}: `), nameEl(nameOf("drums")), el("span", ` · ${SIDE_NAME.tires}: `), nameEl(nameOf("tires")),
   );
-  $("replay-pos").textContent = live() ? (moves.length ? `move ${moves.length}` : "start") : `${state.replay} / ${moves.length}`;
+  $("replay-pos").textContent = live()
+    ? (moves.length ? t("move {ply}", { ply: moves.length }) : t("start"))
+    : `${number(state.replay)} / ${number(moves.length)}`;
   setText("last-move", lastMoveText());
-  setText("start-position", g.start_position ? `Set-up start: ${g.start_position}` : null);
+  setText("start-position", g.start_position ? t("Set-up start: {fen}", { fen: g.start_position }) : null);
   const back = state.replay ?? moves.length;
   for (const b of $("replay").querySelectorAll("button")) {
     const kind = b.dataset.replay;
@@ -282,9 +296,9 @@ function drawHistory() {
   $("history-panel").hidden = earlier.length === 0;
   $("history").replaceChildren(...earlier.map((g) => {
     const li = el("li");
-    li.append(el("span", `Game ${g.number}`, "history-game"));
-    li.append(el("span", g.result ? g.result.text : g.status, "history-result"));
-    li.append(button("Replay", () => replayEarlier(g.number), "button subtle"));
+    li.append(el("span", t("Game {number}", { number: g.number }), "history-game"));
+    li.append(el("span", g.result ? g.result.text : STATUS[g.status] ?? g.status, "history-result"));
+    li.append(button(t("Replay"), () => replayEarlier(g.number), "button subtle"));
     const link = el("a", "PDN", "history-pdn");
     link.href = g.pdn_url;
     link.setAttribute("download", "");
@@ -302,12 +316,12 @@ function drawDeadlines() {
     dd.title = when(iso);
     rows.push(el("dt", label), dd);
   };
-  if (view.claim_opens_at && playing() && !you()) add("Forfeit claim opens", view.claim_opens_at);
+  if (view.claim_opens_at && playing() && !you()) add(t("Forfeit claim opens"), view.claim_opens_at);
   if (view.expires_at) {
-    const days = lengthOf(view.status === "finished"
+    const length = lengthOf(view.status === "finished"
       ? view.terms.rematch_window_seconds : view.terms.expire_after_seconds);
-    add(view.status === "finished" ? `Rematch closes (${days} after the end)`
-      : `Room closes (${days} without a move)`, view.expires_at);
+    add(view.status === "finished" ? t("Rematch closes ({length} after the end)", { length })
+      : t("Room closes ({length} without a move)", { length }), view.expires_at);
   }
   $("deadlines").replaceChildren(...rows);
   tick();
@@ -324,7 +338,7 @@ function tick() {
   const now = serverNow();
   for (const dd of $("deadlines").querySelectorAll("dd")) {
     const left = Date.parse(dd.dataset.until) - now;
-    dd.textContent = left > 0 ? `in ${span(left)}` : "now";
+    dd.textContent = left > 0 ? t("in {left}", { left: span(left) }) : t("now");
   }
   const opens = claimOpensAt();
   const open = opens !== null && now >= opens;
@@ -355,14 +369,14 @@ function render({ pieces = true } = {}) {
   planner.render();
   drawReview();
   $("device").hidden = !you() || view.status === "expired";
-  $("ruleset").textContent = `${view.rule_set.name} rules`;
+  $("ruleset").textContent = t("{rule_set} rules", { rule_set: view.rule_set.name });
   $("notation-note").textContent = notationNote();
   $("share-note").textContent = view.status === "waiting"
-    ? "Anyone with this link can watch, or accept and play."
-    : "Anyone with this link can watch.";
+    ? t("Anyone with this link can watch, or accept and play.")
+    : t("Anyone with this link can watch.");
   document.title = you()?.to_move && playing()
-    ? `Your move · ${view.rule_set.name} checkers`
-    : `${view.rule_set.name} checkers · room`;
+    ? t("Your move · {rule_set} checkers", { rule_set: view.rule_set.name })
+    : t("{rule_set} checkers · room", { rule_set: view.rule_set.name });
 }
 
 function showError(message) {
@@ -447,7 +461,7 @@ function drawMoveInput() {
   form.hidden = !show;
   if (!show) return;
   const example = game().legal_moves[0];
-  $("move-input").placeholder = example ? `e.g. ${notation.move(example)}` : "";
+  $("move-input").placeholder = example ? t("e.g. {move}", { move: notation.move(example) }) : "";
 }
 
 async function submitTyped(text) {
@@ -532,7 +546,7 @@ async function accept() {
 
 function confirmResign() {
   const dialog = $("confirm");
-  $("confirm-text").textContent = "Resign this game? Your opponent wins.";
+  $("confirm-text").textContent = t("Resign this game? Your opponent wins.");
   dialog.returnValue = "";
   dialog.addEventListener("close", () => {
     if (dialog.returnValue === "ok") act("resign", {});
@@ -615,7 +629,7 @@ async function onEvent(event) {
   if (event.kind === "move" && live() && d.game === g.number && d.ply === g.ply + 1) {
     state.selection = [];
     await board.animate(d.path, d.captured, parseFen(d.fen).pieces);
-    announce(`${SIDE_NAME[d.side]} played ${notation.path(d.path, d.captured.length > 0)}`);
+    announce(t("{side} played {move}", { side: SIDE_NAME[d.side], move: notation.path(d.path, d.captured.length > 0) }));
   }
   scheduleRefresh();
 }
@@ -649,7 +663,7 @@ function listen() {
   };
   source.onerror = () => {
     // A brief blip (a stream ending and resuming) is not worth a word.
-    if (lost === null) lost = setTimeout(() => setText("live", "Reconnecting…"), 1500);
+    if (lost === null) lost = setTimeout(() => setText("live", t("Reconnecting…")), 1500);
   };
   source.onmessage = (message) => {
     let event;
@@ -665,7 +679,7 @@ function listen() {
 
 window.addEventListener("offline", () => {
   source?.close();
-  setText("live", "Reconnecting…");
+  setText("live", t("Reconnecting…"));
 });
 window.addEventListener("online", () => listen());
 
@@ -691,18 +705,18 @@ async function drawPush() {
   const toggle = $("push-toggle");
   if (!pushable) {
     toggle.hidden = true;
-    $("push-state").textContent = "This browser cannot show notifications.";
+    $("push-state").textContent = t("This browser cannot show notifications.");
     return;
   }
   const here = await deviceSubscription();
   pushOn = Boolean(here && you()?.notifications.push);
   toggle.hidden = false;
-  toggle.textContent = pushOn ? "Turn notifications off" : "Notify me on this device";
+  toggle.textContent = pushOn ? t("Turn notifications off") : t("Notify me on this device");
   $("push-state").textContent = pushOn
-    ? "Notifications are on for this device."
+    ? t("Notifications are on for this device.")
     : Notification.permission === "denied"
-      ? "Notifications are blocked for this site in the browser's settings."
-      : "Notifications are off.";
+      ? t("Notifications are blocked for this site in the browser's settings.")
+      : t("Notifications are off.");
 }
 
 async function togglePush() {
@@ -719,14 +733,14 @@ async function togglePush() {
     } else {
       const registration = await navigator.serviceWorker.register("/sw.js");
       if (await Notification.requestPermission() !== "granted") {
-        $("push-state").textContent = "Notifications are blocked for this site in the browser's settings.";
+        $("push-state").textContent = t("Notifications are blocked for this site in the browser's settings.");
         return;
       }
       const { public_key: key } = await get("/api/push-key");
       const subscription = await registration.pushManager.subscribe({
         userVisibleOnly: true, applicationServerKey: keyBytes(key),
       });
-      await act("push", subscription.toJSON());
+      await act("push", { ...subscription.toJSON(), time_zone: timeZone() });
     }
   } catch (e) {
     failed(e);
@@ -743,7 +757,7 @@ function drawYou() {
   if (nameShown !== me.name) {
     nameShown = me.name;
     $("rename-input").value = me.name ?? "";
-    $("rename-input").placeholder = `${SIDE_NAME[me.side]} player`;
+    $("rename-input").placeholder = defaultName(me.side);
   }
   drawPush();
   const email = state.view.terms.email;
@@ -752,7 +766,7 @@ function drawYou() {
     $("email-off").hidden = !me.notifications.email;
     $("email-on").hidden = me.notifications.email;
     $("email-input").hidden = me.notifications.email;
-    if (me.notifications.email) $("email-state").textContent = "Mails are on for your turns.";
+    if (me.notifications.email) $("email-state").textContent = t("Mails are on for your turns.");
   }
 }
 
@@ -764,12 +778,12 @@ $("push-toggle").addEventListener("click", togglePush);
 $("email-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const address = $("email-input").value;
-  if (await act("email", { address })) {
-    $("email-state").textContent = `A link was sent to ${address}: follow it to turn mails on.`;
+  if (await act("email", { address, time_zone: timeZone() })) {
+    $("email-state").textContent = t("A link was sent to {address}: follow it to turn mails on.", { address });
   }
 });
 $("email-off").addEventListener("click", async () => {
-  if (await act("email/off", {})) $("email-state").textContent = "Mails are off.";
+  if (await act("email/off", {})) $("email-state").textContent = t("Mails are off.");
 });
 
 // --- share, other device, start -------------------------------------------------------
@@ -783,7 +797,7 @@ $("device-link").addEventListener("click", async () => {
     const link = await post(`${base}/device-link`, {});
     $("device-url").value = link.url;
     $("device-row").hidden = false;
-    setText("device-note", `Open this private link on your other device before ${when(link.expires_at)}. It works once, then this browser gives up the seat. Do not share it.`);
+    setText("device-note", t("Open this private link on your other device before {time}. It works once, then this browser gives up the seat. Do not share it.", { time: when(link.expires_at) }));
   } catch (e) {
     failed(e);
   }
@@ -796,7 +810,7 @@ async function continueFromLink() {
   try {
     setView(await post(`${base}/continue`, { secret: match[1] }));
     rememberRoom(roomId);
-    announce("This browser now holds your seat.");
+    announce(t("This browser now holds your seat."));
   } catch (e) {
     failed(e);
   }
@@ -805,8 +819,10 @@ async function continueFromLink() {
 /** How this rule set writes its games, said once under the moves. */
 function notationNote() {
   const n = notation;
-  const style = n.customary === "numeric" ? "numbers 1-32" : "squares a1-h8";
-  return `${state.view.rule_set.name} notation: the drums are ${n.colour("drums")}, the tires ${n.colour("tires")}; moves are written with ${style}.`;
+  const params = { rule_set: state.view.rule_set.name, drums: n.colour("drums"), tires: n.colour("tires") };
+  return n.customary === "numeric"
+    ? t("{rule_set} notation: the drums are {drums}, the tires {tires}; moves are written with numbers 1-32.", params)
+    : t("{rule_set} notation: the drums are {drums}, the tires {tires}; moves are written with squares a1-h8.", params);
 }
 
 bindBoardTools(notation, {

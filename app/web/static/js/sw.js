@@ -12,6 +12,7 @@ self.addEventListener("push", (event) => {
   }
   event.waitUntil(self.registration.showNotification(data.title || "Checkers", {
     body: data.body || "",
+    lang: data.lang || "", // the language the device was turned on in
     tag: data.tag, // one notification per room and game: a newer one replaces it
     renotify: Boolean(data.tag),
     icon: "/static/favicon.svg",

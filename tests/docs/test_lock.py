@@ -1,0 +1,79 @@
+"""The lock files match pyproject.toml: every dependency it declares (the service's, the
+dev/test/bench extras', the build system's) is pinned to one version that its specifier
+allows, every pin carries hashes, and the runtime pins are the same in both locks.
+`make lock` refreshes them; `make lock-check` recompiles them and compares."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parents[2]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^ \\;]+)")
+
+
+def _lock(name: str) -> dict[str, tuple[str, int]]:
+    """Each pinned package of a lock file: its version and its number of hashes."""
+    pins: dict[str, tuple[str, int]] = {}
+    current = None
+    for line in (ROOT / name).read_text().splitlines():
+        found = PIN.match(line)
+        if found:
+            current = canonicalize_name(found.group(1))
+            pins[current] = (found.group(2), line.count("--hash=sha256:"))
+        elif current and "--hash=sha256:" in line:
+            version, hashes = pins[current]
+            pins[current] = (version, hashes + line.count("--hash=sha256:"))
+        elif not line.startswith((" ", "#")) and line.strip():
+            pytest.fail(f"{name}: not a pinned requirement: {line!r}")
+    return pins
+
+
+def _check(requirements: list[str], pins: dict[str, tuple[str, int]], lock: str) -> None:
+    for text in requirements:
+        requirement = Requirement(text)
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"{requirement.name} is not pinned in {lock}: run `make lock`"
+        version = pins[name][0]
+        assert requirement.specifier.contains(version, prereleases=True), (
+            f"{lock} pins {requirement.name}=={version}, outside {requirement.specifier}: "
+            "run `make lock`"
+        )
+
+
+def test_every_pin_has_hashes_and_says_how_it_was_made() -> None:
+    for lock in ("requirements.txt", "requirements-dev.txt", "requirements-build.txt"):
+        pins = _lock(lock)
+        assert pins, lock
+        assert [name for name, (_v, hashes) in pins.items() if hashes == 0] == [], lock
+        assert "#    make lock\n" in (ROOT / lock).read_text(), lock
+
+
+def test_runtime_lock_pins_every_dependency() -> None:
+    _check(PYPROJECT["project"]["dependencies"], _lock("requirements.txt"), "requirements.txt")
+
+
+def test_dev_lock_pins_every_extra_and_the_same_runtime() -> None:
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    dev = _lock("requirements-dev.txt")
+    _check(extras["dev"] + extras["test"] + extras["bench"], dev, "requirements-dev.txt")
+    runtime = _lock("requirements.txt")
+    _check(PYPROJECT["project"]["dependencies"], dev, "requirements-dev.txt")
+    assert {n: v for n, (v, _h) in runtime.items()} == {
+        n: dev[n][0] for n in runtime if n in dev
+    }, "requirements-dev.txt must pin the runtime packages as requirements.txt does"
+    assert set(runtime) <= set(dev)
+
+
+def test_build_lock_pins_the_build_system() -> None:
+    _check(
+        PYPROJECT["build-system"]["requires"],
+        _lock("requirements-build.txt"),
+        "requirements-build.txt",
+    )
