@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 LOCALES := app/i18n/locale
 LANGUAGES := en pt_BR ru es it th
 
-.PHONY: install run test test-fast lint fmt bench migrate clean screenshot lock lock-check i18n
+.PHONY: install run test test-fast lint fmt bench egdb migrate clean screenshot lock lock-check i18n
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -69,6 +69,9 @@ fmt: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/perft.py
+
+egdb: $(STAMP)
+	$(BIN)/checkers egdb build all --pieces 4
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

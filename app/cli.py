@@ -145,6 +145,70 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     return 0
 
 
+class _ProgressBar:
+    """A one-line progress bar on stderr, redrawn at most ten times a second."""
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+        self.started = time.perf_counter()
+        self.shown = 0.0
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        now = time.perf_counter()
+        if done < total and now - self.shown < 0.1:
+            return
+        self.shown = now
+        share = done / total if total else 1.0
+        filled = int(share * 30)
+        elapsed = now - self.started
+        sys.stderr.write(
+            f"\r{self.title} [{'#' * filled}{'.' * (30 - filled)}] {share:6.1%} "
+            f"{elapsed:6.0f} s  {label:<24}"
+        )
+        if done >= total and label.endswith("done"):
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def _cmd_egdb_build(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from app.ai import egdb
+    from app.engine import RULE_SETS
+
+    keys = list(RULE_SETS) if args.rule_set == "all" else [args.rule_set]
+    if any(key not in RULE_SETS for key in keys):
+        print(f"error: unknown rule set {args.rule_set!r}; known: all, {', '.join(RULE_SETS)}",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    directory = Path(args.dir) if args.dir else egdb.default_dir()
+    for key in keys:
+        bar = None if args.quiet else _ProgressBar(key)
+        try:
+            _, timings = egdb.build(key, args.pieces, directory, progress=bar, rebuild=args.rebuild)
+        except (egdb.EgdbError, OSError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        for n, seconds in timings.items():
+            path = directory / egdb.file_name(RULE_SETS[key], n)
+            how = "reused" if not seconds else f"solved in {seconds:.1f} s"
+            print(f"{key} {n} pieces: {path.stat().st_size:,} bytes, {how}")
+    egdb.forget()
+    return 0
+
+
+def _pieces(text: str) -> int:
+    from app.ai.egdb import MAX_PIECES
+
+    try:
+        pieces = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 2 <= pieces <= MAX_PIECES:
+        raise argparse.ArgumentTypeError(f"pieces must be 2 to {MAX_PIECES}")
+    return pieces
+
+
 def _workers(text: str) -> int:
     try:
         workers = int(text)
@@ -205,6 +269,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--once", action="store_true", help="run each job once and exit")
     p.set_defaults(func=_cmd_worker)
+
+    p = sub.add_parser("egdb", help="endgame databases for the Executive")
+    egdb_sub = p.add_subparsers(dest="egdb_command", required=True)
+    b = egdb_sub.add_parser(
+        "build", help="solve the endgames of up to N pieces by retrograde analysis"
+    )
+    b.add_argument("rule_set", help="english, brazilian, russian, spanish, italian, thai or all")
+    b.add_argument("--pieces", type=_pieces, default=4, help="pieces on the board, 2 to 4 (4)")
+    b.add_argument(
+        "--dir", default=None, help="where to keep them (CHECKERS_EGDB_DIR or the user cache)"
+    )
+    b.add_argument("--rebuild", action="store_true", help="solve again tables already built")
+    b.add_argument("--quiet", action="store_true", help="no progress bar")
+    b.set_defaults(func=_cmd_egdb_build)
     return parser
 
 

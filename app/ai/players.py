@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 from enum import Enum
 
+from app.ai import egdb
 from app.ai.search import MATE_BOUND, Searcher, SearchResult, State
 from app.engine import Board, EngineError, Move, Side
 from app.engine.movegen import RawMove
@@ -168,9 +169,12 @@ def analyse(
     time_limit: float | None = None,
     margin: int | None = None,
 ) -> SearchResult:
-    """Search the board as ``level`` would (no randomness): root scores and best line."""
-    profile = PROFILES[parse_level(level)]
-    searcher = Searcher(board.rule_set, blind=profile.blind)
+    """Search the board as ``level`` would (no randomness): root scores and best line.
+    The Executive probes the endgame tables when they are built (``checkers egdb build``)."""
+    lvl = parse_level(level)
+    profile = PROFILES[lvl]
+    tables = egdb.available(board.rule_set) if lvl is Level.EXECUTIVE else None
+    searcher = Searcher(board.rule_set, blind=profile.blind, egdb=tables)
     limit = _time_limit(profile, time_limit)
     return searcher.run(
         board.raw_state(),

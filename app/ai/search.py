@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from app.ai.egdb import KNOWN_WIN, Tables, best_move
 from app.ai.evaluation import FLYING, SHORT, WIN, Weights, evaluate
 from app.engine.board import KING_PLIES_DRAW
 from app.engine.movegen import RawMove, apply, generate, has_capture
@@ -84,8 +85,12 @@ class Searcher:
         weights: Weights | None = None,
         blind: int = 0,
         tt: dict[State, tuple[int, int, int, RawMove | None]] | None = None,
+        egdb: Tables | None = None,
     ) -> None:
         self.rules = rules
+        # Endgame tables, probed at every node of at most their pieces, and at the root.
+        self.egdb = egdb
+        self.egdb_pieces = egdb.pieces if egdb is not None else 0
         self.weights = weights or weights_for(rules)
         self.blind = blind
         self.tt: dict[State, tuple[int, int, int, RawMove | None]] = {} if tt is None else tt
@@ -119,6 +124,10 @@ class Searcher:
         # move, and that ending at the twentieth ply is left to the game itself.)
         if kp >= KING_PLIES_DRAW or state in self.seen:
             return 0
+        if self.egdb_pieces and (state[0] | state[1]).bit_count() <= self.egdb_pieces:
+            known = self.egdb.score(state, kp) if self.egdb is not None else None
+            if known is not None:
+                return known
         own, opp, kings, turn = state
         if depth <= 0 and not has_capture(own, opp, kings, turn, self.rules):
             # A quiet leaf: score it, unless the side to move is blocked (it loses).
@@ -296,6 +305,10 @@ class Searcher:
             return SearchResult(None, -WIN, 0, 0, 0.0)
         if len(moves) == 1 and shortcut_forced:
             return SearchResult(moves[0], 0, 0, 0, 0.0, {moves[0]: 0}, [moves[0]])
+        if self.egdb is not None:
+            known = self._egdb_root(state, king_plies)
+            if known is not None:
+                return known
 
         result = SearchResult(moves[0], -INF, 0, 0, 0.0)
         entry = self.tt.get(state)
@@ -327,6 +340,22 @@ class Searcher:
         result.nodes = self.nodes - start_nodes
         result.elapsed = time.perf_counter() - started
         return result
+
+    def _egdb_root(self, state: State, king_plies: int) -> SearchResult | None:
+        """A root the endgame tables hold as won or lost is played from them: the win by
+        the fewest plies to conversion, the loss held off longest. A drawn one is searched
+        (every child is then a table position, scored exactly)."""
+        assert self.egdb is not None
+        values = self.egdb.move_values(state, king_plies)
+        if values is None:
+            return None
+        move, value = best_move(values)
+        if not value.wdl:
+            return None
+        scores = {}
+        for m, v in values:
+            scores[m] = v.wdl * (KNOWN_WIN - v.distance) if v.wdl else 0
+        return SearchResult(move, scores[move], 1, 0, 0.0, scores, [move])
 
     def _root(
         self,

@@ -148,8 +148,13 @@ STDLIB = {
     "collections",
     "dataclasses",
     "enum",
+    "itertools",
+    "json",
     "math",
+    "os",
+    "pathlib",
     "random",
     "time",
     "typing",
+    "zlib",
 }
