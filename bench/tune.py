@@ -341,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=4, help="self-play search depth")
     parser.add_argument("--nodes", type=int, default=4000, help="self-play nodes per move")
     parser.add_argument("--seed", type=int, default=17)
-    parser.add_argument("--prior", type=float, default=1e-7, help="L2 pull to today's weights")
+    parser.add_argument("--prior", type=float, default=1e-6, help="L2 pull to today's weights")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--no-tinsley", action="store_true")
     parser.add_argument("--write", action="store_true", help="write app/ai/tuned.py")

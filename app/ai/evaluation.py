@@ -145,8 +145,11 @@ def evaluate(own: int, opp: int, kings: int, turn: int, w: Weights) -> int:
     mat_t = MAN * n_tm + kv * n_tk
     score = mat_d - mat_t
     # Trading down when ahead: the same lead counts for more with fewer pieces left.
-    if score:
+    # (Rounded towards zero, as every division here, so both colours score alike.)
+    if score > 0:
         score += score * 8 // (pieces + 4)
+    elif score < 0:
+        score -= -score * 8 // (pieces + 4)
 
     empty = FULL & ~(drums | tires)
     ending = pieces <= _ENDING
@@ -302,12 +305,17 @@ def _ending(
     if mat_d > mat_t:
         score += _drive(dk, tm | tk, w.flying)
         if _drawish(dm, dk, tm, tk, w.flying):
-            score //= 8
+            score = _damped(score)
     elif mat_t > mat_d:
         score -= _drive(tk, dm | dk, w.flying)
         if _drawish(tm, tk, dm, dk, w.flying):
-            score //= 8
+            score = _damped(score)
     return score
+
+
+def _damped(score: int) -> int:
+    """A known draw's score, an eighth of what the terms say (rounded towards zero)."""
+    return score // 8 if score >= 0 else -(-score // 8)
 
 
 def _drawish(sm: int, sk: int, wm: int, wk: int, flying: bool) -> bool:

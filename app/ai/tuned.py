@@ -1,5 +1,7 @@
-"""Evaluation weights per rule-set family. Written by ``bench/tune.py --write``; the
-hand-set values before the first fit."""
+"""Evaluation weights per rule-set family, fitted by ``bench/tune.py --write``.
+
+(provisional: being rewritten by the run)
+"""
 
 from __future__ import annotations
 
@@ -7,42 +9,42 @@ from app.ai.weights import Weights
 
 SHORT = Weights(
     flying=False,
-    king=135,
-    back_rank=10,
-    bridge=18,
-    triangle=0,
-    dog_hole=0,
-    centre=6,
-    inner_centre=4,
-    advance=(0, 1, 2, 3, 5, 8, 14, 0),
-    advance_end=(0, 3, 6, 10, 15, 22, 32, 0),
-    runaway=45,
-    mobility=2,
-    king_centre=8,
+    king=142,
+    back_rank=22,
+    bridge=22,
+    triangle=2,
+    dog_hole=-2,
+    centre=4,
+    inner_centre=2,
+    advance=(0, 6, 0, -1, -1, 8, 14, 0),
+    advance_end=(0, 5, 3, 11, 11, 21, 28, 0),
+    runaway=42,
+    mobility=3,
+    king_centre=11,
     king_edge=-8,
-    king_main_diagonal=0,
-    king_double_diagonal=0,
-    king_mobility=3,
-    opposition=0,
+    king_main_diagonal=-4,
+    king_double_diagonal=6,
+    king_mobility=14,
+    opposition=-1,
 )
 
 FLYING = Weights(
     flying=True,
-    king=270,
-    back_rank=8,
-    bridge=0,
-    triangle=0,
-    dog_hole=0,
-    centre=6,
-    inner_centre=4,
-    advance=(0, 1, 2, 3, 5, 8, 16, 0),
-    advance_end=(0, 3, 6, 10, 16, 26, 40, 0),
-    runaway=120,
-    mobility=2,
-    king_centre=4,
-    king_edge=-4,
-    king_main_diagonal=25,
-    king_double_diagonal=10,
-    king_mobility=2,
-    opposition=0,
+    king=265,
+    back_rank=38,
+    bridge=7,
+    triangle=3,
+    dog_hole=5,
+    centre=-5,
+    inner_centre=0,
+    advance=(0, 10, 12, -14, 3, 19, 23, 0),
+    advance_end=(0, 5, -8, 16, 4, 25, 45, 0),
+    runaway=111,
+    mobility=12,
+    king_centre=2,
+    king_edge=-5,
+    king_main_diagonal=17,
+    king_double_diagonal=9,
+    king_mobility=1,
+    opposition=-2,
 )
