@@ -46,7 +46,8 @@ def ballot_positions(path: Path = BALLOTS) -> list[str]:
 def build_one(job: tuple[str, int, int, bool]) -> tuple[str, int, int, float]:
     rule_set, positions, nodes, ballots = job
     started = time.perf_counter()
-    roots = ballot_positions() if ballots and rule_set == "english" else []
+    # A ballot is three plies from the start.
+    roots = [(fen, 3) for fen in ballot_positions()] if ballots and rule_set == "english" else []
 
     def progress(done: int, total: int) -> None:
         sys.stderr.write(f"{rule_set}: {done}/{total} positions searched\n")

@@ -29,6 +29,7 @@ import math
 import os
 import random
 import sys
+import textwrap
 import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -316,13 +317,16 @@ def write_module(rows_by_family: dict[str, Weights], note: str) -> None:
     lines = [
         '"""Evaluation weights per rule-set family, fitted by ``bench/tune.py --write``.',
         "",
-        note,
+        *(
+            part
+            for line in note.splitlines()
+            for part in textwrap.wrap(line, 88, subsequent_indent="    ")
+        ),
         '"""',
         "",
         "from __future__ import annotations",
         "",
         "from app.ai.weights import Weights",
-        "",
     ]
     for name, w in (("SHORT", rows_by_family["short"]), ("FLYING", rows_by_family["flying"])):
         lines += ["", f"{name} = Weights("]
@@ -343,6 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--prior", type=float, default=1e-6, help="L2 pull to today's weights")
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--family", action="append", choices=list(FAMILIES))
     parser.add_argument("--no-tinsley", action="store_true")
     parser.add_argument("--write", action="store_true", help="write app/ai/tuned.py")
     parser.add_argument("--match", type=int, default=0, help="games, fitted v today's")
@@ -351,10 +356,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
+    families = args.family or list(FAMILIES)
+    playing = {r for f in families for r in FAMILIES[f]}
     jobs = [
         (rule_set, args.seed * 100_000 + i * 10 + n, args.depth, args.nodes)
         for i, rule_set in enumerate(RULE_SETS)
         for n in range(args.games)
+        if rule_set in playing
     ]
     by_rule_set: dict[str, list[Sample]] = {r: [] for r in RULE_SETS}
     with ProcessPoolExecutor(args.processes) as pool:
@@ -364,11 +372,18 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"\rself-play {done}/{len(jobs)} games ")
     sys.stderr.write("\n")
     print(f"self-play: {len(jobs)} games in {time.perf_counter() - started:.0f} s")
-    extra = [] if args.no_tinsley else tinsley_samples()
+    extra = [] if args.no_tinsley or "short" not in families else tinsley_samples()
 
-    fitted: dict[str, Weights] = {}
-    summary = []
-    for family, members in FAMILIES.items():
+    # A family not fitted keeps its row (and its line of the summary).
+    fitted: dict[str, Weights] = {"short": tuned.SHORT, "flying": tuned.FLYING}
+    summary = []  # one paragraph per family, kept from the module for a family not fitted
+    for line in (tuned.__doc__ or "").splitlines():
+        if line.split(":")[0] in FAMILIES:
+            summary.append(line)
+        elif line.startswith("    ") and summary:
+            summary[-1] += " " + line.strip()
+    for family in families:
+        members = FAMILIES[family]
         samples = [s for r in members for s in by_rule_set[r]]
         if family == "short":
             samples += extra
@@ -393,17 +408,19 @@ def main(argv: list[str] | None = None) -> int:
         fitted[family] = new
         if args.match:
             match(family, new, old, args)
+        summary = [line for line in summary if not line.startswith(f"{family}:")]
+        run = (
+            f"--games {args.games} --depth {args.depth} --nodes {args.nodes} --seed {args.seed}"
+            f" --prior {args.prior}{' --no-tinsley' if args.no_tinsley else ''}"
+        )
         summary.append(
-            f"{family}: {len(train)} + {len(test)} positions, K {k:.3f}, loss (fit / held out)"
-            f" {before[0]:.4f} / {before[1]:.4f} before, {after[0]:.4f} / {after[1]:.4f} after."
+            f"{family}: fitted ({run}) on {len(train)} positions, {len(test)} held out, K {k:.3f};"
+            f" loss (fit / held out) {before[0]:.4f} / {before[1]:.4f} before,"
+            f" {after[0]:.4f} / {after[1]:.4f} after."
         )
     print(f"\n{time.perf_counter() - started:.0f} s in all")
     if args.write:
-        note = (
-            f"Run: --games {args.games} --depth {args.depth} --nodes {args.nodes} --seed "
-            f"{args.seed} --prior {args.prior}{' --no-tinsley' if args.no_tinsley else ''}.\n"
-            + "\n".join(summary)
-        )
+        note = "\n".join(sorted(summary, key=lambda line: line.startswith("flying")))
         write_module(fitted, note)
     return 0
 

@@ -104,36 +104,38 @@ def build(
     *,
     positions: int,
     nodes: int,
-    roots: Iterable[str] = (),
+    roots: Iterable[tuple[str, int]] = (),
     progress: Callable[[int, int], None] | None = None,
 ) -> Book:
     """A book of ``positions`` searched positions (``nodes`` each, so a build repeats),
-    grown from the start position and from ``roots`` (FENs; each is searched first)."""
+    grown from the start position and from ``roots``: ``(FEN, plies from the start)``,
+    each searched first, its line's cost counted from its plies."""
     from app.ai.players import to_move  # players uses this module: import at call time
 
     rules = RULE_SETS[rule_set]
     searcher = Searcher(rules)
     start = Board(rules)
-    heap: list[tuple[float, int, str]] = []
+    # (order, cost, counter, fen): the given roots first, then the cheapest line.
+    heap: list[tuple[int, float, int, str]] = []
     queued: set[str] = set()
     counter = 0
 
-    def push(cost: float, fen: str) -> None:
+    def push(cost: float, fen: str, order: int = 1) -> None:
         nonlocal counter
         if fen not in queued:
             queued.add(fen)
-            heapq.heappush(heap, (cost, counter, fen))
+            heapq.heappush(heap, (order, cost, counter, fen))
             counter += 1
 
     push(0.0, start.fen())
-    extra = [fen for fen in roots if fen != start.fen()]
-    for fen in extra:
-        push(-1.0, fen)  # the given roots come first
+    extra = [(fen, plies) for fen, plies in roots if fen != start.fen()]
+    for fen, plies in extra:
+        push(float(PLY_COST * plies), fen, order=0)
     budget = max(positions, len(extra) + 1)
     scores: dict[str, dict[str, int]] = {}
     children: dict[str, dict[str, str]] = {}
     while heap and len(scores) < budget:
-        cost, _, fen = heapq.heappop(heap)
+        _, cost, _, fen = heapq.heappop(heap)
         board = Board(rules, fen=fen)
         if board.is_game_over():
             continue
@@ -152,7 +154,7 @@ def build(
             board.push(move)
             kids[text] = board.fen()
             board.pop()
-            push(max(cost, 0.0) + PLY_COST + (best - score), kids[text])
+            push(cost + PLY_COST + (best - score), kids[text])
         scores[fen] = kept
         children[fen] = kids
         if progress is not None:

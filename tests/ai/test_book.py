@@ -106,7 +106,7 @@ def test_out_of_book_the_executive_searches() -> None:
 def test_a_small_build_reads_back_and_grows_from_its_roots() -> None:
     root = Board("russian")
     root.push_text("c3-d4")
-    built = book.build("russian", positions=5, nodes=3000, roots=[root.fen()])
+    built = book.build("russian", positions=5, nodes=3000, roots=[(root.fen(), 1)])
     assert len(built.positions) == 5
     assert {Board("russian").fen(), root.fen()} <= set(built.positions)
     again = book.Book.from_json(built.to_json())
