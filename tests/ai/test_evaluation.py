@@ -46,7 +46,7 @@ def test_features_add_up_to_the_evaluation(rule_set: str) -> None:
     rules = RULE_SETS[rule_set]
     for w in (weights_for(rules), every_term(rules.flying_kings, len(rule_set))):
         vector = to_vector(w)
-        for board in random_boards(rule_set, 150, seed=len(rule_set)):
+        for board in random_boards(rule_set, 80, seed=len(rule_set)):
             state = board.raw_state()
             values, offset, scale = features(*state, w)
             linear = scale * (offset + sum(a * x for a, x in zip(vector, values, strict=True)))
@@ -60,7 +60,7 @@ def test_both_colours_are_scored_alike(rule_set: str) -> None:
     # Turning the board round and swapping the colours (and the side to move) must not
     # change the score for the side to move: every mask has its mirror.
     w = every_term(RULE_SETS[rule_set].flying_kings, 3)
-    for board in random_boards(rule_set, 150, seed=7 + len(rule_set)):
+    for board in random_boards(rule_set, 80, seed=7 + len(rule_set)):
         mirrored = board.mirror()
         assert evaluate(*board.raw_state(), w) == evaluate(*mirrored.raw_state(), w)
 
