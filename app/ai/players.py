@@ -205,8 +205,9 @@ def choose_move(
     """The move the computer at ``level`` plays on ``board`` (its side to move).
 
     ``time_limit`` (seconds) is Executive's budget, 2 s by default, and a cap for the
-    others. A seed makes the choice repeatable (Executive's depth still depends on the
-    clock). Raises NoMoveError when the game is over.
+    others; in its opening book Executive answers at once. A seed makes the choice
+    repeatable (Executive's depth still depends on the clock). Raises NoMoveError when
+    the game is over.
     """
     lvl = parse_level(level)
     profile = PROFILES[lvl]
