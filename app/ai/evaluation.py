@@ -3,13 +3,15 @@
 Two families share one function with different weights: short kings (english, italian)
 and flying kings (brazilian, russian, spanish, thai), where a king is worth far more and
 the long diagonals decide endings. The terms: material (with a bonus for trading down
-when ahead), back-rank guard, centre, advancement (tempo), runaway men, mobility, king
-activity and, in endings, driving the weaker side and recognising the usual draws.
+when ahead), back-rank guard and formations (bridge, triangle), dog-holes, centre,
+advancement by rank (tempo), runaway men, mobility, king activity and, in endings, the
+opposition, driving the weaker side and recognising the usual draws.
+
+The weights are fitted by ``bench/tune.py`` (``app.ai.tuned``); ``features`` splits a
+score into the fitted terms, so the fit works on exactly what ``evaluate`` computes.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from app.ai.geometry import (
     CENTRE,
@@ -23,69 +25,25 @@ from app.ai.geometry import (
     MAIN_DIAGONAL,
     RANK,
 )
+from app.ai.tuned import FLYING, SHORT
+from app.ai.weights import MAN, PARAMETERS, Weights
 from app.engine.squares import squares_to_bits
 
 WIN = 1_000_000
 """Score of a won position (minus the plies to the win)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Weights:
-    flying: bool
-    king: int  # value of a king; a man is 100
-    back_rank: int  # per man on its own back rank while the opponent has no king
-    bridge: int  # bonus for holding both bridge squares (short kings)
-    centre: int
-    inner_centre: int
-    advance: tuple[int, ...]  # by relative rank 0-7 of a man, middle game
-    advance_end: tuple[int, ...]  # the same, in the ending
-    runaway: int  # a man nobody can stop, beyond its advancement
-    mobility: int  # per free forward step of a man
-    king_centre: int
-    king_edge: int
-    king_main_diagonal: int
-    king_double_diagonal: int
-    king_mobility: int  # per empty square next to a king
-
-
-SHORT = Weights(
-    flying=False,
-    king=135,
-    back_rank=10,
-    bridge=18,
-    centre=6,
-    inner_centre=4,
-    advance=(0, 1, 2, 3, 5, 8, 14, 0),
-    advance_end=(0, 3, 6, 10, 15, 22, 32, 0),
-    runaway=45,
-    mobility=2,
-    king_centre=8,
-    king_edge=-8,
-    king_main_diagonal=0,
-    king_double_diagonal=0,
-    king_mobility=3,
-)
-
-FLYING = Weights(
-    flying=True,
-    king=270,
-    back_rank=8,
-    bridge=0,
-    centre=6,
-    inner_centre=4,
-    advance=(0, 1, 2, 3, 5, 8, 16, 0),
-    advance_end=(0, 3, 6, 10, 16, 26, 40, 0),
-    runaway=120,
-    mobility=2,
-    king_centre=4,
-    king_edge=-4,
-    king_main_diagonal=25,
-    king_double_diagonal=10,
-    king_mobility=2,
-)
-
 _BRIDGE_DRUMS = squares_to_bits([1, 3])
 _BRIDGE_TIRES = squares_to_bits([30, 32])
+_TRIANGLE_DRUMS = squares_to_bits([2, 3, 7])
+_TRIANGLE_TIRES = squares_to_bits([31, 30, 26])
+# A drums man on 28 (a7) can only step to 32; an enemy piece there shuts it in. The same
+# for a tires man on 5 (h2) under square 1.
+_DOG_DRUMS, _DOG_DRUMS_LID = squares_to_bits([28]), squares_to_bits([32])
+_DOG_TIRES, _DOG_TIRES_LID = squares_to_bits([5]), squares_to_bits([1])
+# The drums' "system": the rows 1-4, 9-12, 17-20 and 25-28. With equal numbers of pieces,
+# an odd count of pieces there gives the side to move the opposition ("the move").
+_SYSTEM = RANK[0] | RANK[2] | RANK[4] | RANK[6]
 _DRUM_RANKS = RANK  # relative rank r of a drums man is its rank
 _TIRE_RANKS = tuple(reversed(RANK))  # relative rank r of a tires man is rank 7 - r
 _ADVANCED = (RANK[4] | RANK[5] | RANK[6], RANK[3] | RANK[2] | RANK[1])
@@ -183,12 +141,15 @@ def evaluate(own: int, opp: int, kings: int, turn: int, w: Weights) -> int:
     n_tk = tk.bit_count()
     pieces = n_dm + n_dk + n_tm + n_tk
     kv = w.king
-    mat_d = 100 * n_dm + kv * n_dk
-    mat_t = 100 * n_tm + kv * n_tk
+    mat_d = MAN * n_dm + kv * n_dk
+    mat_t = MAN * n_tm + kv * n_tk
     score = mat_d - mat_t
     # Trading down when ahead: the same lead counts for more with fewer pieces left.
-    if score:
+    # (Rounded towards zero, as every division here, so both colours score alike.)
+    if score > 0:
         score += score * 8 // (pieces + 4)
+    elif score < 0:
+        score -= -score * 8 // (pieces + 4)
 
     empty = FULL & ~(drums | tires)
     ending = pieces <= _ENDING
@@ -201,8 +162,12 @@ def evaluate(own: int, opp: int, kings: int, turn: int, w: Weights) -> int:
         )
         if not tk:
             score += (dm & RANK[0]).bit_count() * w.back_rank
-            if w.bridge and dm & _BRIDGE_DRUMS == _BRIDGE_DRUMS:
+            if dm & _BRIDGE_DRUMS == _BRIDGE_DRUMS:
                 score += w.bridge
+            if dm & _TRIANGLE_DRUMS == _TRIANGLE_DRUMS:
+                score += w.triangle
+        if dm & _DOG_DRUMS and tires & _DOG_DRUMS_LID:
+            score += w.dog_hole
         score += _steps_up(dm, empty) * w.mobility
         runaways = _runaways(dm, 0, tires)
         if runaways:
@@ -214,8 +179,12 @@ def evaluate(own: int, opp: int, kings: int, turn: int, w: Weights) -> int:
         )
         if not dk:
             score -= (tm & RANK[7]).bit_count() * w.back_rank
-            if w.bridge and tm & _BRIDGE_TIRES == _BRIDGE_TIRES:
+            if tm & _BRIDGE_TIRES == _BRIDGE_TIRES:
                 score -= w.bridge
+            if tm & _TRIANGLE_TIRES == _TRIANGLE_TIRES:
+                score -= w.triangle
+        if tm & _DOG_TIRES and drums & _DOG_TIRES_LID:
+            score -= w.dog_hole
         score -= _steps_down(tm, empty) * w.mobility
         runaways = _runaways(tm, 1, drums)
         if runaways:
@@ -229,10 +198,104 @@ def evaluate(own: int, opp: int, kings: int, turn: int, w: Weights) -> int:
             _king_terms(tk, w) + (_steps_up(tk, empty) + _steps_down(tk, empty)) * w.king_mobility
         )
 
-    if ending and (dk or tk):
-        score = _ending(score, dm, dk, tm, tk, mat_d, mat_t, w)
+    if ending:
+        if w.opposition and n_dk and n_tk and n_dm + n_dk == n_tm + n_tk:
+            score += w.opposition if _drums_have_the_move(drums | tires, turn) else -w.opposition
+        if dk or tk:
+            score = _ending(score, dm, dk, tm, tk, mat_d, mat_t, w)
 
     return score if turn == 0 else -score
+
+
+def _drums_have_the_move(occupied: int, turn: int) -> bool:
+    """With equal numbers of pieces: an odd count in the drums' system gives the
+    opposition to the side to move, an even count to the other side."""
+    odd = (occupied & _SYSTEM).bit_count() & 1
+    return bool(odd) == (turn == 0)
+
+
+Features = tuple[list[float], float, float]
+"""``(values, offset, scale)``: ``evaluate`` is ``scale * (offset + sum(w * values))`` with
+the values of the fitted parameters (``PARAMETERS`` order) from the side to move's view,
+up to integer rounding."""
+
+_INDEX = {name: i for i, name in enumerate(PARAMETERS)}
+
+
+def features(own: int, opp: int, kings: int, turn: int, w: Weights) -> Features:
+    """The terms ``evaluate`` adds up, split by fitted parameter (for ``bench/tune.py``).
+
+    What ``w`` does not fit enters as it stands: the men's value and the drive and
+    draw-damping of king endings (which side is stronger depends on ``w.king``)."""
+    if turn == 0:
+        drums, tires = own, opp
+    else:
+        drums, tires = opp, own
+    dm, dk = drums & ~kings, drums & kings
+    tm, tk = tires & ~kings, tires & kings
+    n_dm, n_dk, n_tm, n_tk = dm.bit_count(), dk.bit_count(), tm.bit_count(), tk.bit_count()
+    pieces = n_dm + n_dk + n_tm + n_tk
+    v = [0.0] * len(PARAMETERS)
+    ix = _INDEX
+    trade = 1 + 8 / (pieces + 4)
+    v[ix["king"]] = (n_dk - n_tk) * trade
+    offset = MAN * (n_dm - n_tm) * trade
+    empty = FULL & ~(drums | tires)
+    ending = pieces <= _ENDING
+    table = "advance_end" if ending else "advance"
+    for r in range(1, 7):
+        v[ix[f"{table}[{r}]"]] = (dm & _DRUM_RANKS[r]).bit_count() - (
+            tm & _TIRE_RANKS[r]
+        ).bit_count()
+    v[ix["centre"]] = (dm & CENTRE).bit_count() - (tm & CENTRE).bit_count()
+    v[ix["inner_centre"]] = (dm & INNER_CENTRE).bit_count() - (tm & INNER_CENTRE).bit_count()
+    if not tk:
+        v[ix["back_rank"]] += (dm & RANK[0]).bit_count()
+        v[ix["bridge"]] += dm & _BRIDGE_DRUMS == _BRIDGE_DRUMS
+        v[ix["triangle"]] += dm & _TRIANGLE_DRUMS == _TRIANGLE_DRUMS
+    if not dk:
+        v[ix["back_rank"]] -= (tm & RANK[7]).bit_count()
+        v[ix["bridge"]] -= tm & _BRIDGE_TIRES == _BRIDGE_TIRES
+        v[ix["triangle"]] -= tm & _TRIANGLE_TIRES == _TRIANGLE_TIRES
+    v[ix["dog_hole"]] = bool(dm & _DOG_DRUMS and tires & _DOG_DRUMS_LID) - bool(
+        tm & _DOG_TIRES and drums & _DOG_TIRES_LID
+    )
+    v[ix["mobility"]] = _steps_up(dm, empty) - _steps_down(tm, empty)
+    v[ix["runaway"]] = (_runaways(dm, 0, tires) if dm else 0) - (
+        _runaways(tm, 1, drums) if tm else 0
+    )
+    for name, mask in (
+        ("king_centre", CENTRE),
+        ("king_edge", FILE_EDGE),
+        ("king_main_diagonal", MAIN_DIAGONAL),
+        ("king_double_diagonal", DOUBLE_DIAGONALS),
+    ):
+        v[ix[name]] = (dk & mask).bit_count() - (tk & mask).bit_count()
+    v[ix["king_mobility"]] = (
+        _steps_up(dk, empty)
+        + _steps_down(dk, empty)
+        - _steps_up(tk, empty)
+        - _steps_down(tk, empty)
+    )
+    scale = 1.0
+    if ending:
+        if n_dk and n_tk and n_dm + n_dk == n_tm + n_tk:
+            v[ix["opposition"]] = 1 if _drums_have_the_move(drums | tires, turn) else -1
+        if dk or tk:
+            kv = w.king
+            mat_d, mat_t = MAN * n_dm + kv * n_dk, MAN * n_tm + kv * n_tk
+            if mat_d > mat_t:
+                offset += _drive(dk, tm | tk, w.flying)
+                if _drawish(dm, dk, tm, tk, w.flying):
+                    scale = 1 / 8
+            elif mat_t > mat_d:
+                offset -= _drive(tk, dm | dk, w.flying)
+                if _drawish(tm, tk, dm, dk, w.flying):
+                    scale = 1 / 8
+    if turn == 1:
+        v = [-x for x in v]
+        offset = -offset
+    return v, offset, scale
 
 
 def _ending(
@@ -242,12 +305,17 @@ def _ending(
     if mat_d > mat_t:
         score += _drive(dk, tm | tk, w.flying)
         if _drawish(dm, dk, tm, tk, w.flying):
-            score //= 8
+            score = _damped(score)
     elif mat_t > mat_d:
         score -= _drive(tk, dm | dk, w.flying)
         if _drawish(tm, tk, dm, dk, w.flying):
-            score //= 8
+            score = _damped(score)
     return score
+
+
+def _damped(score: int) -> int:
+    """A known draw's score, an eighth of what the terms say (rounded towards zero)."""
+    return score // 8 if score >= 0 else -(-score // 8)
 
 
 def _drawish(sm: int, sk: int, wm: int, wk: int, flying: bool) -> bool:
@@ -262,3 +330,6 @@ def _drawish(sm: int, sk: int, wm: int, wk: int, flying: bool) -> bool:
     if flying:
         return n == 2 or (n == 3 and bool(wk & MAIN_DIAGONAL))
     return False
+
+
+__all__ = ["FLYING", "SHORT", "WIN", "Features", "Weights", "evaluate", "features"]

@@ -5,8 +5,9 @@ and overlook the opponent's long multi-captures, every level below the top picks
 its root moves by a softmax over their scores (so a clearly better move is nearly always
 found, and near-equal ones vary), and sometimes slips to its second-best move; slips
 never happen when only one move is legal, grow rarer as the level rises, and at the
-middle level never give away more than a little. Executive searches until its time is
-spent and plays its best move, varying only its first move of a game.
+middle level never give away more than a little. Executive plays from its opening book
+while the game is in it (varying among near-equal book moves), then searches until its
+time is spent and plays its best move, varying only its first move of a game.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import random
 from dataclasses import dataclass
 from enum import Enum
 
-from app.ai import egdb
+from app.ai import book, egdb
 from app.ai.search import MATE_BOUND, Searcher, SearchResult, State
 from app.engine import Board, EngineError, Move, Side
 from app.engine.movegen import RawMove
@@ -68,6 +69,7 @@ class Profile:
     slip: float  # chance of playing the second-best move instead
     slip_max_loss: int  # a slip never costs more than this (hundredths of a man)
     opening_plies: int = 0  # Executive: vary the first moves of a game among near-equals
+    book: bool = False  # Executive: play from the opening book while in it
 
 
 PROFILES: dict[Level, Profile] = {
@@ -111,6 +113,7 @@ PROFILES: dict[Level, Profile] = {
         slip=0.0,
         slip_max_loss=0,
         opening_plies=2,
+        book=True,
     ),
 }
 
@@ -205,8 +208,9 @@ def choose_move(
     """The move the computer at ``level`` plays on ``board`` (its side to move).
 
     ``time_limit`` (seconds) is Executive's budget, 2 s by default, and a cap for the
-    others. A seed makes the choice repeatable (Executive's depth still depends on the
-    clock). Raises NoMoveError when the game is over.
+    others; in its opening book Executive answers at once. A seed makes the choice
+    repeatable (Executive's depth still depends on the clock). Raises NoMoveError when
+    the game is over.
     """
     lvl = parse_level(level)
     profile = PROFILES[lvl]
@@ -216,6 +220,10 @@ def choose_move(
     if len(legal) == 1:
         return legal[0]
     rng = random.Random(seed)
+    if profile.book:
+        from_book = book.choose(board, rng)
+        if from_book is not None:
+            return from_book
     opening = profile.opening_plies > 0 and _in_opening(board, profile.opening_plies)
     margin = max(profile.margin, _OPENING_MARGIN if opening else 0)
     result = analyse(board, lvl, time_limit=time_limit, margin=margin)

@@ -1,0 +1,115 @@
+"""The evaluation's fitted terms: what the tuner fits is what the search evaluates, both
+colours are scored alike, and the pattern terms fire where their definitions say."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from app.ai.evaluation import evaluate, features
+from app.ai.search import weights_for
+from app.ai.weights import PARAMETERS, Weights, from_vector, to_vector
+from app.engine import RULE_SETS, Board
+
+
+def random_boards(rule_set: str, count: int, seed: int) -> list[Board]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        board = Board(rule_set)
+        for _ in range(rng.randint(0, 150)):
+            if board.is_game_over():
+                break
+            board.push(rng.choice(board.legal_moves))
+        out.append(board)
+    return out
+
+
+def every_term(flying: bool, seed: int) -> Weights:
+    """A row in which every fitted parameter is non-zero, so none can hide."""
+    rng = random.Random(seed)
+    values = [rng.choice([-1, 1]) * rng.randint(3, 40) for _ in PARAMETERS]
+    values[PARAMETERS.index("king")] = rng.randint(120, 300)
+    return from_vector(flying, values)
+
+
+def test_vector_round_trip() -> None:
+    for rules in RULE_SETS.values():
+        w = weights_for(rules)
+        assert from_vector(w.flying, to_vector(w)) == w
+
+
+@pytest.mark.parametrize("rule_set", list(RULE_SETS))
+def test_features_add_up_to_the_evaluation(rule_set: str) -> None:
+    rules = RULE_SETS[rule_set]
+    for w in (weights_for(rules), every_term(rules.flying_kings, len(rule_set))):
+        vector = to_vector(w)
+        for board in random_boards(rule_set, 80, seed=len(rule_set)):
+            state = board.raw_state()
+            values, offset, scale = features(*state, w)
+            linear = scale * (offset + sum(a * x for a, x in zip(vector, values, strict=True)))
+            # evaluate works in integers: the trading-down bonus and the draw damping
+            # each round down once.
+            assert abs(evaluate(*state, w) - linear) < 2, board.fen()
+
+
+@pytest.mark.parametrize("rule_set", list(RULE_SETS))
+def test_both_colours_are_scored_alike(rule_set: str) -> None:
+    # Turning the board round and swapping the colours (and the side to move) must not
+    # change the score for the side to move: every mask has its mirror.
+    w = every_term(RULE_SETS[rule_set].flying_kings, 3)
+    for board in random_boards(rule_set, 80, seed=7 + len(rule_set)):
+        mirrored = board.mirror()
+        assert evaluate(*board.raw_state(), w) == evaluate(*mirrored.raw_state(), w)
+
+
+def term(board: Board, name: str) -> float:
+    values, _, _ = features(*board.raw_state(), weights_for(board.rule_set))
+    return values[PARAMETERS.index(name)]
+
+
+def test_the_dog_hole_is_a_man_shut_in_by_the_corner_piece() -> None:
+    # Drums man on 28 (a7): its only step is to 32 (b8). With a tires piece on 32 it
+    # cannot move, which the rules engine confirms; without it, it can.
+    shut = Board("english", fen="B:W32,21:B28,9")
+    assert all(m.start != 28 for m in shut.legal_moves)
+    assert term(shut, "dog_hole") == 1
+    free = Board("english", fen="B:W30,21:B28,9")
+    assert any(m.start == 28 for m in free.legal_moves)
+    assert term(free, "dog_hole") == 0
+    # The same for the tires: a man on 5 (h2) under a drums piece on 1, seen from the
+    # side to move (the drums): a minus.
+    assert term(Board("english", fen="B:W5,21:B1,9"), "dog_hole") == -1
+
+
+def test_bridge_and_triangle_count_while_the_opponent_has_no_king() -> None:
+    both = Board("english", fen="B:W21,22:B1,2,3,7")
+    assert term(both, "bridge") == 1 and term(both, "triangle") == 1
+    king = Board("english", fen="B:W21,K22:B1,2,3,7")
+    assert term(king, "bridge") == 0 and term(king, "triangle") == 0
+
+
+def test_opposition_follows_the_counting_rule() -> None:
+    # The rule (e.g. Lees' Guide, "the move"): with equal numbers of pieces, count the
+    # pieces on the drums' system, the rows 1-4, 9-12, 17-20, 25-28; an odd count gives
+    # the side to move the opposition.
+    odd = Board("english", fen="B:WK22,K30:BK3,K14")  # 3 is in the system, 14, 22, 30 not
+    assert term(odd, "opposition") == 1
+    even = Board("english", fen="B:WK20,K30:BK3,K14")  # 3 and 20: two
+    assert term(even, "opposition") == -1
+    # The same pieces with the other side to move: it is the tires who have it now.
+    assert term(Board("english", fen="W:WK22,K30:BK3,K14"), "opposition") == 1
+    # Unequal numbers of pieces, or men only: no opposition term.
+    assert term(Board("english", fen="B:WK22:BK3,K14"), "opposition") == 0
+    assert term(Board("english", fen="B:W22,30:B3,14"), "opposition") == 0
+
+
+def test_an_opposition_weight_moves_the_score_its_way() -> None:
+    w = replace(weights_for(RULE_SETS["english"]), opposition=20)
+    odd = Board("english", fen="B:WK22,K30:BK3,K14")
+    even = Board("english", fen="B:WK20,K30:BK3,K14")
+    base = replace(w, opposition=0)
+    assert evaluate(*odd.raw_state(), w) > evaluate(*odd.raw_state(), base)
+    assert evaluate(*even.raw_state(), w) < evaluate(*even.raw_state(), base)
