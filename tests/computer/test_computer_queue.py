@@ -55,8 +55,13 @@ def served(settings: Settings, clock: ManualClock, database: Database) -> Iterat
         client.__exit__(None, None, None)
 
 
+# The standard start less one man: out of the Executive's opening book, so it searches.
+OUT_OF_BOOK = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11"
+
+
 def _game(client: TestClient, level: str = "executive") -> tuple[str, dict[str, str]]:
-    answer = client.post("/api/computer-games", json={"rule_set": "english", "level": level})
+    body = {"rule_set": "english", "level": level, "fen": OUT_OF_BOOK}
+    answer = client.post("/api/computer-games", json=body)
     assert answer.status_code == 201, answer.text
     return answer.json()["room_id"], {"Authorization": f"Bearer {answer.json()['token']}"}
 
