@@ -8,8 +8,6 @@ reader's language from `texts_for`, which each page that shows notes carries.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from app.i18n import N_, Translator
 
 # Code -> message id; each is the engine's English for the code (a test holds them equal).
@@ -77,17 +75,3 @@ def texts_for(tr: Translator) -> dict[str, str]:
     """Every code's message in `tr`'s language, placeholders unfilled: what a page's
     script fills from a note's or failure's params (`coded` in `static/js/i18n.js`)."""
     return {code: tr._(message) for code, message in PDN_TEXTS.items()}
-
-
-def pdn_text(
-    tr: Translator, code: str | None, params: Mapping[str, str | int], english: str
-) -> str:
-    """A note or failure in `tr`'s language; its stored English when the code is unknown
-    (a note stored before notes had codes) or its parameters do not fit."""
-    message = PDN_TEXTS.get(code or "")
-    if message is None:
-        return english
-    try:
-        return tr._(message, **params)
-    except (KeyError, IndexError, ValueError):
-        return english

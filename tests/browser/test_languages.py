@@ -172,3 +172,54 @@ def test_an_invitee_reads_the_rule_set_in_their_own_language(browser: Any, serve
     expect(guest.get_by_role("button", name=th._("Accept and play the tires"))).to_be_visible()
     creator.context.close()
     guest.context.close()
+
+
+# Game 1: a Result tag that is not a PDN result (read as *); game 2 fails on "hello"
+# (line 6, column 10, after one move).
+NOTED_AND_FAILING = """[Result "?"]
+
+1. 11-15 23-19 *
+
+[Result "*"]
+1. 11-15 hello *
+"""
+
+
+def test_the_import_pages_say_the_readers_notes_and_failures_in_russian(
+    browser: Any, server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    from app.imports.texts import PDN_TEXTS
+
+    tr = translator("ru")
+    note = tr._(PDN_TEXTS["result_not_pdn"], tag="?")
+    reason = tr._(PDN_TEXTS["unreadable_text"], text="hello")
+    assert note != PDN_TEXTS["result_not_pdn"].format(tag="?")
+    page = _page(browser, "ru")
+    page.goto(server + "/import")
+    page.locator("#pdn-text").fill(NOTED_AND_FAILING)
+    page.get_by_role("button", name=tr._("Import")).click()
+    ok = page.locator(".import-game.ok")
+    expect(ok.locator(".notes li")).to_have_text(
+        [tr._("Line {line}, column {column}: {text}", line=1, column=1, text=note)], timeout=WAIT
+    )
+    failed = page.locator(".import-game.failed")
+    expect(failed).to_contain_text(
+        tr._(
+            "game {game}, line {line}, column {column}, ply {ply}, move {move}: {reason}",
+            game=2,
+            line=6,
+            column=10,
+            ply=1,
+            move="hello",
+            reason=reason,
+        )
+    )
+    ok.get_by_role("link", name=tr._("Replay")).click()
+    page.wait_for_url(re.compile(r"/imported/[\w-]+$"))
+    expect(page.locator("#notes li")).to_have_text(
+        [tr._("Line {line}, column {column}: {text}", line=1, column=1, text=note)]
+    )
+    assert page.errors == []
+    page.context.close()
