@@ -9,6 +9,7 @@ these tests check that the pages show the catalogs' messages, not what they say.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -222,4 +223,57 @@ def test_the_import_pages_say_the_readers_notes_and_failures_in_russian(
         [tr._("Line {line}, column {column}: {text}", line=1, column=1, text=note)]
     )
     assert page.errors == []
+    page.context.close()
+
+
+def _shown_titles(page: Any, cdp: Any, registration: str, origin: str, data: str) -> list[str]:
+    """Deliver a push message to the page's service worker and read back the titles of
+    the notifications it shows."""
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": origin, "registrationId": registration, "data": data},
+    )
+    titles: list[str] = []
+    for _ in range(50):
+        titles = page.evaluate(
+            """async () => (await (await navigator.serviceWorker.ready).getNotifications())
+                 .map((n) => n.title)"""
+        )
+        if titles:
+            break
+        page.wait_for_timeout(100)
+    return titles
+
+
+def test_the_service_worker_titles_a_notification_in_the_devices_language(
+    browser: Any, server: str
+) -> None:
+    """A payload without a title (or not JSON at all) is shown under the service's name in
+    the device's language: the payload's `app`, else the pages' catalog's for the
+    device's language, not the English."""
+    tr = translator("ru")
+    name = tr._("Checkers")
+    assert name != "Checkers"
+    page = _page(browser, "ru")
+    page.context.grant_permissions(["notifications"], origin=server)
+    cdp = page.context.new_cdp_session(page)
+    registrations: list[str] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.extend(r["registrationId"] for r in event["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    page.goto(server + "/")
+    page.evaluate("async () => { await navigator.serviceWorker.register('/sw.js'); "
+                  "await navigator.serviceWorker.ready; }")  # fmt: skip
+    for _ in range(50):
+        if registrations:
+            break
+        page.wait_for_timeout(100)
+    assert registrations, "no service worker registration was reported"
+    payload = json.dumps({"body": "x", "lang": "ru", "app": name, "tag": "a"})
+    assert _shown_titles(page, cdp, registrations[-1], server, payload) == [name]
+    page.evaluate("""async () => { for (const n of await (await navigator.serviceWorker.ready)
+                       .getNotifications()) n.close(); }""")  # fmt: skip
+    assert _shown_titles(page, cdp, registrations[-1], server, "plain text") == [name]
     page.context.close()
