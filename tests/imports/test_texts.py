@@ -11,12 +11,15 @@ import re
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
+from app.core.db import Database
 from app.engine import messages, pdn
 from app.engine.board import Board
 from app.engine.errors import IllegalMoveError
 from app.engine.notation import parse_move
 from app.i18n import translator
+from app.imports.models import ImportedGame
 from app.imports.texts import PDN_TEXTS, texts_for
 
 # Game 1: a Result tag that is not a PDN result (read as *); game 2 fails on "hello"
@@ -124,3 +127,18 @@ def test_each_language_has_its_own_message_for_each_code() -> None:
         same = {code for code in table if table[code] == english[code]}
         assert same == set(), f"{tag}: {sorted(same)}"
     assert texts_for(translator("ru"))["no_result"] == "результат не указан; прочитан как *"
+
+
+def test_a_note_stored_before_notes_had_codes_is_still_served(
+    client: TestClient, database: Database
+) -> None:
+    """Rows imported before keep [{line, column, text}] in the same JSON column: no
+    migration; the API answers code null and the pages show the stored English."""
+    one = post(client, TWO).json()["games"][0]
+    old = [{"line": 1, "column": 1, "text": "Result '?' is not a PDN result; read as *"}]
+    with database.session() as session, session.begin():
+        session.execute(update(ImportedGame).where(ImportedGame.id == one["id"]).values(notes=old))
+    stored = client.get(f"/api/imported-games/{one['id']}").json()
+    assert stored["notes"] == [{**old[0], "code": None, "params": {}}]
+    page = client.get(one["url"], headers={"Accept-Language": "ru"})
+    assert page.status_code == 200
