@@ -478,7 +478,9 @@ def replay(game: ParsedGame, *, default_rule_set: str = "english") -> ReplayRepo
     try:
         rule_set = game_rule_set(game, default_rule_set)
     except PdnError as exc:
-        why = exc.message or say("unknown_gametype", gametype=str(exc), known=known_gametypes())
+        why = exc.message or say(
+            "unknown_gametype", gametype=game.tag("GameType") or "", known=known_gametypes()
+        )
         return fail_at(*game.tag_place("GameType"), 0, game.tag("GameType") or "", why)
     fen_text = game.tag("FEN")
     if fen_text is not None and fen_text.strip():
@@ -515,7 +517,9 @@ def replay(game: ParsedGame, *, default_rule_set: str = "english") -> ReplayRepo
         try:
             move = parse_move(board, written.text, lenient_capture_mark=True)
         except (IllegalMoveError, AmbiguousMoveError) as exc:
-            why = exc.message or say("move_illegal", move=written.text, legal=str(exc))
+            why = exc.message or say(
+                "move_illegal", move=written.text, legal=listing(rule_set, board.legal_moves)
+            )
             return fail_at(written.line, written.column, index, written.text, why)
         if ("x" in written.text.lower() or ":" in written.text) and not move.is_capture:
             read = format_path(rule_set, move.path, False)
