@@ -768,6 +768,7 @@ __all__ = [
     "ReplayReport",
     "ServiceEnd",
     "game_rule_set",
+    "known_gametypes",
     "read_games",
     "read_pdn",
     "replay",
