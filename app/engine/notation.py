@@ -47,6 +47,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from .errors import AmbiguousMoveError, EngineError, IllegalMoveError
+from .messages import say
 from .rulesets import RuleSet, get_rule_set
 from .squares import FILES
 from .squares import square_name as internal_name
@@ -57,7 +58,13 @@ if TYPE_CHECKING:
 
 
 class NotationError(EngineError):
-    """A square or move text that cannot be read in a rule set's notation."""
+    """A square or move text that cannot be read in a rule set's notation; ``kind``
+    (``range``, ``light`` or ``unreadable``) and ``square`` say which, for a square."""
+
+    def __init__(self, message: str, kind: str = "", square: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.square = square
 
 
 class Colour(Enum):
@@ -263,14 +270,16 @@ def parse_square(rule_set: str | RuleSet, text: str) -> int:
     if token.isascii() and token.isdigit():
         square = _FROM_NUMBER[trad.rule_set].get(int(token))
         if square is None:
-            raise NotationError(f"no square {token}: squares are numbered 1-32")
+            raise NotationError(f"no square {token}: squares are numbered 1-32", "range", token)
         return square
     square = _FROM_NAME[trad.rule_set].get(token)
     if square is not None:
         return square
     if len(token) == 2 and token[0] in FILES and token[1] in "12345678":
-        raise NotationError(f"{token} is a light square; pieces stand only on dark squares")
-    raise NotationError(f"cannot read square {text!r}: use 1-32 or a1-h8")
+        raise NotationError(
+            f"{token} is a light square; pieces stand only on dark squares", "light", token
+        )
+    raise NotationError(f"cannot read square {text!r}: use 1-32 or a1-h8", "unreadable", text)
 
 
 # -- moves ------------------------------------------------------------------------------
@@ -322,6 +331,12 @@ def _reading_order(text: str) -> tuple[tuple[int, str], ...]:
 
 
 _SPLIT = re.compile(r"\s*[-x:]\s*", re.IGNORECASE)
+# parse_square's kinds of unreadable square -> the code of the move that holds one.
+_SQUARE_CODES = {
+    "range": "move_square_range",
+    "light": "move_light_square",
+    "unreadable": "move_unreadable_square",
+}
 _CAPTURE_MARK = re.compile(r"[x:]", re.IGNORECASE)
 
 
@@ -337,22 +352,29 @@ def parse_move(board: Board, text: str, *, lenient_capture_mark: bool = False) -
     rule_set = board.rule_set.key
     legal = board.legal_moves
     if not isinstance(text, str) or not text.strip():
-        raise IllegalMoveError("empty move text", legal)
+        raise IllegalMoveError(say("move_empty"), legal)
     text = text.strip()
     try:
         squares = [parse_square(rule_set, token) for token in _SPLIT.split(text)]
     except NotationError as exc:
+        if exc.kind in _SQUARE_CODES:
+            coded = say(_SQUARE_CODES[exc.kind], move=text, square=exc.square)
+            raise IllegalMoveError(coded, legal) from None
         raise IllegalMoveError(f"cannot read move {text!r}: {exc}", legal) from None
     if len(squares) < 2:
-        raise IllegalMoveError(f"cannot read move {text!r}: give the start and end squares", legal)
+        raise IllegalMoveError(say("move_no_end", move=text), legal)
     claims_capture = bool(_CAPTURE_MARK.search(text))
     internal = ("x" if claims_capture else "-").join(str(s) for s in squares)
     try:
         return board.parse_move(internal)
     except AmbiguousMoveError as exc:
         raise AmbiguousMoveError(
-            f"{text} matches {len(exc.candidates)} moves; give the landing squares in order: "
-            f"{listing(rule_set, exc.candidates)}",
+            say(
+                "move_ambiguous",
+                move=text,
+                count=len(exc.candidates),
+                moves=listing(rule_set, exc.candidates),
+            ),
             exc.candidates,
         ) from None
     except IllegalMoveError:
@@ -367,13 +389,9 @@ def parse_move(board: Board, text: str, *, lenient_capture_mark: bool = False) -
         if lenient_capture_mark:
             return plain
         raise IllegalMoveError(
-            f"{text} is written as a capture, which it is not: write "
-            f"{format_move(rule_set, plain)}",
-            legal,
+            say("move_not_capture", move=text, plain=format_move(rule_set, plain)), legal
         )
-    raise IllegalMoveError(
-        f"{text} is not legal here; legal moves: {listing(rule_set, legal)}", legal
-    )
+    raise IllegalMoveError(say("move_illegal", move=text, legal=listing(rule_set, legal)), legal)
 
 
 __all__ = [

@@ -25,6 +25,7 @@ from .errors import AmbiguousMoveError, EngineError, IllegalMoveError, InvalidFe
 from .fen import Position
 from .fen import read as read_fen
 from .fen import write as write_fen
+from .messages import Message, say
 from .notation import format_path, listing, move_texts, parse_move, tradition
 from .rulesets import RULE_SETS, get_rule_set
 from .squares import SQUARE_BIT
@@ -54,11 +55,21 @@ class PdnError(EngineError):
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """A liberty the reader took, or a fact worth telling, at a place in the text."""
+    """A liberty the reader took, or a fact worth telling, at a place in the text: a
+    stable ``code`` with its ``params`` (see ``messages.TEXTS``), ``text`` its English."""
 
     line: int
     column: int
-    text: str
+    code: str
+    params: dict[str, str | int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, line: int, column: int, message: Message) -> Note:
+        return cls(line, column, message.code, message.params)
+
+    @property
+    def text(self) -> str:
+        return Message(self.code, self.params).text
 
     def __str__(self) -> str:
         return f"line {self.line}, column {self.column}: {self.text}"
@@ -82,9 +93,14 @@ class Problem:
     line: int
     column: int
     text: str
-    reason: str
+    #: Why it cannot be read, by code (``reason`` is its English).
+    why: Message
     #: How many moves of the game come before it.
     ply: int
+
+    @property
+    def reason(self) -> str:
+        return self.why.text
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,9 +162,16 @@ class ReplayFailure:
     #: How many moves were played before the failing one (``Board.ply`` of its position).
     ply: int
     move: str
-    reason: str
+    #: Why, by stable code and parameters (see ``messages.TEXTS``).
+    code: str
+    params: dict[str, str | int]
     #: The legal moves of the position, in the tradition's notation.
     legal_moves: tuple[str, ...]
+
+    @property
+    def reason(self) -> str:
+        """Why, in English."""
+        return Message(self.code, self.params).text
 
     def __str__(self) -> str:
         return (
@@ -266,9 +289,9 @@ class _GameBuilder:
     def empty(self) -> bool:
         return not (self.tags or self.moves or self.result or self.problem)
 
-    def fail(self, line: int, column: int, text: str, reason: str) -> None:
+    def fail(self, line: int, column: int, text: str, why: Message) -> None:
         if self.problem is None:
-            self.problem = Problem(line, column, text, reason, len(self.moves))
+            self.problem = Problem(line, column, text, why, len(self.moves))
 
     def build(self) -> ParsedGame:
         return ParsedGame(
@@ -357,17 +380,12 @@ def read_games(text: str) -> list[ParsedGame]:
         else:
             word = match.group("word")
             if word == "{":
-                g.fail(line, column, word, "this comment is never closed")
+                g.fail(line, column, word, say("comment_not_closed"))
                 offset = len(text)
             elif word == "[":
-                g.fail(line, column, word, 'a tag is written [Name "value"]')
+                g.fail(line, column, word, say("tag_malformed"))
             else:
-                g.fail(
-                    line,
-                    column,
-                    word,
-                    f"cannot read {word!r}: not a move, a move number or a result",
-                )
+                g.fail(line, column, word, say("unreadable_text", text=word))
     finish()
     return games
 
@@ -380,9 +398,7 @@ def _read_move(g: _GameBuilder, match: re.Match[str], line: int, column: int) ->
     if glued:
         at = column + len(move) + len(match.group("strength") or "")
         g.comments.append(Comment(glued, line, at, len(g.moves)))
-        g.notes.append(
-            Note(line, at, f"text glued to the move {move} read as a comment: {glued!r}")
-        )
+        g.notes.append(Note.of(line, at, say("glued_comment", move=move, comment=glued)))
 
 
 def _skip_variation(text: str, start: int, g: _GameBuilder, line: int, column: int) -> int:
@@ -402,7 +418,7 @@ def _skip_variation(text: str, start: int, g: _GameBuilder, line: int, column: i
             if depth == 0:
                 return i + 1
         i += 1
-    g.fail(line, column, "(", "this variation is never closed")
+    g.fail(line, column, "(", say("variation_not_closed"))
     return len(text)
 
 
@@ -417,9 +433,13 @@ def game_rule_set(game: ParsedGame, default: str = "english") -> str:
         return get_rule_set(default).key
     head = value.split(",")[0].strip()
     if not head.isdigit() or int(head) not in _BY_GAMETYPE:
-        known = ", ".join(f"{r.pdn_gametype} ({r.name})" for r in RULE_SETS.values())
-        raise PdnError(f"GameType {value!r} is not a rule set of this service: {known}")
+        raise PdnError(say("unknown_gametype", gametype=value, known=known_gametypes()))
     return _BY_GAMETYPE[int(head)]
+
+
+def known_gametypes() -> str:
+    """The GameTypes this service plays, with their rule sets: ``21 (English), ...``."""
+    return ", ".join(f"{r.pdn_gametype} ({r.name})" for r in RULE_SETS.values())
 
 
 def replay(game: ParsedGame, *, default_rule_set: str = "english") -> ReplayReport:
@@ -449,22 +469,25 @@ def replay(game: ParsedGame, *, default_rule_set: str = "english") -> ReplayRepo
             final,
         )
 
-    def fail_at(line: int, column: int, ply: int, text: str, reason: str) -> ReplayReport:
+    def fail_at(line: int, column: int, ply: int, text: str, why: Message) -> ReplayReport:
         legal = tuple(move_texts(rule_set, board.legal_moves)) if board else ()
-        failure = ReplayFailure(game.number, line, column, ply, text, reason, legal)
+        failure = ReplayFailure(game.number, line, column, ply, text, why.code, why.params, legal)
         return report(failure, service_end)
 
     service_end: ServiceEnd | None = None
     try:
         rule_set = game_rule_set(game, default_rule_set)
     except PdnError as exc:
-        return fail_at(*game.tag_place("GameType"), 0, game.tag("GameType") or "", str(exc))
+        why = exc.message or say(
+            "unknown_gametype", gametype=game.tag("GameType") or "", known=known_gametypes()
+        )
+        return fail_at(*game.tag_place("GameType"), 0, game.tag("GameType") or "", why)
     fen_text = game.tag("FEN")
     if fen_text is not None and fen_text.strip():
         try:
             start = read_fen(rule_set, fen_text)
         except InvalidFenError as exc:
-            return fail_at(*game.tag_place("FEN"), 0, fen_text, f"the FEN tag: {exc}")
+            return fail_at(*game.tag_place("FEN"), 0, fen_text, say("bad_fen", detail=str(exc)))
         board = Board.from_position(start)
     else:
         board = Board(rule_set)
@@ -477,31 +500,34 @@ def replay(game: ParsedGame, *, default_rule_set: str = "english") -> ReplayRepo
         first_of_pair = board.turn is Side.DRUMS or index == 0
         if written.number is None and board.turn is Side.DRUMS:
             notes.append(
-                Note(
+                Note.of(
                     written.line,
                     written.column,
-                    f"move {expected_number} has no move number before {written.text}",
+                    say("no_move_number", number=expected_number, move=written.text),
                 )
             )
         elif written.number is not None and first_of_pair and written.number != expected_number:
             notes.append(
-                Note(
+                Note.of(
                     written.line,
                     written.column,
-                    f"move number {written.number} read as {expected_number}",
+                    say("move_number_read_as", written=written.number, number=expected_number),
                 )
             )
         try:
             move = parse_move(board, written.text, lenient_capture_mark=True)
         except (IllegalMoveError, AmbiguousMoveError) as exc:
-            return fail_at(written.line, written.column, index, written.text, str(exc))
+            why = exc.message or say(
+                "move_illegal", move=written.text, legal=listing(rule_set, board.legal_moves)
+            )
+            return fail_at(written.line, written.column, index, written.text, why)
         if ("x" in written.text.lower() or ":" in written.text) and not move.is_capture:
+            read = format_path(rule_set, move.path, False)
             notes.append(
-                Note(
+                Note.of(
                     written.line,
                     written.column,
-                    f"{written.text} is a plain move written with a capture mark; read as "
-                    f"{format_path(rule_set, move.path, False)}",
+                    say("capture_mark_on_plain_move", move=written.text, read=read),
                 )
             )
         board.push(move)
@@ -512,16 +538,11 @@ def replay(game: ParsedGame, *, default_rule_set: str = "english") -> ReplayRepo
             service_end = _service_end(board, ply, written.line, written.column, notes)
     if game.problem is not None:
         p = game.problem
-        return fail_at(p.line, p.column, p.ply, p.text, p.reason)
+        return fail_at(p.line, p.column, p.ply, p.text, p.why)
     outcome = board.outcome()
     if outcome is not None and outcome.winner is not None and result != pdn_result(outcome.winner):
-        notes.append(
-            Note(
-                game.line,
-                game.column,
-                f"the rules end the game with {outcome.reason}, the record gives {result}",
-            )
-        )
+        code = f"rules_win_{outcome.winner.value.lower()}_{outcome.termination.name.lower()}"
+        notes.append(Note.of(game.line, game.column, say(code, result=result)))
     return report(None, service_end)
 
 
@@ -534,14 +555,8 @@ def _service_end(
         Termination.KING_MOVES,
         Termination.REPETITION,
     ):
-        notes.append(
-            Note(
-                line,
-                column,
-                f"this service's rules would have drawn the game here, at ply {ply} "
-                f"({outcome.detail}); the recorded moves go on and are replayed",
-            )
-        )
+        code = f"service_draw_{outcome.termination.name.lower()}"
+        notes.append(Note.of(line, column, say(code, ply=ply)))
         return ServiceEnd(ply, outcome.termination)
     return None
 
@@ -553,22 +568,21 @@ def _recorded_result(game: ParsedGame, notes: list[Note]) -> str:
     token = game.result_token
     line, column = game.tag_place("Result")
     if tag is not None and tag.strip() not in _RESULTS:
-        notes.append(Note(line, column, f"Result {tag!r} is not a PDN result; read as *"))
+        notes.append(Note.of(line, column, say("result_not_pdn", tag=tag)))
         tag = "*"
     chosen = tag.strip() if tag is not None else token
     if chosen is None:
-        notes.append(Note(game.line, game.column, "no result given; read as *"))
+        notes.append(Note.of(game.line, game.column, say("no_result")))
         return "*"
     result = _RESULTS[chosen]
     if chosen != result:
-        notes.append(Note(line, column, f"result {chosen} read as {result}"))
+        notes.append(Note.of(line, column, say("result_read_as", written=chosen, result=result)))
     if tag is not None and token is not None and _RESULTS[token] != result:
         notes.append(
-            Note(
+            Note.of(
                 line,
                 column,
-                f"the Result tag says {tag.strip()} and the movetext ends with {token}; "
-                "the tag is read",
+                say("result_tag_and_token_differ", tag=tag.strip(), token=token),
             )
         )
     return result
@@ -754,6 +768,7 @@ __all__ = [
     "ReplayReport",
     "ServiceEnd",
     "game_rule_set",
+    "known_gametypes",
     "read_games",
     "read_pdn",
     "replay",

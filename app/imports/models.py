@@ -37,7 +37,8 @@ class ImportedGame(Base):
     # The recorded result in CheckerBoard's convention: 1-0 (the first mover won), 0-1,
     # 1/2-1/2 or *.
     result: Mapped[str] = mapped_column(String(8))
-    # What the reader normalised or noticed: [{line, column, text}].
+    # What the reader normalised or noticed: [{line, column, text, code, params}] (text is
+    # the English; rows stored before notes had codes have no code nor params).
     notes: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     # Where this service's 20-king-ply or threefold rule would have drawn the game.
     service_end_ply: Mapped[int | None] = mapped_column(Integer)

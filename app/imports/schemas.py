@@ -32,6 +32,15 @@ class NoteOut(BaseModel):
     line: int
     column: int
     text: str = Field(description="What the reader normalised, or a fact worth telling.")
+    code: str | None = Field(
+        default=None,
+        description="The note's stable key (text is its English); null for a note stored "
+        "before notes had codes.",
+        examples=["result_not_pdn"],
+    )
+    params: dict[str, str | int] = Field(
+        default_factory=dict, description="The values the note names, by placeholder."
+    )
 
 
 class ServiceEndOut(BaseModel):
@@ -51,6 +60,8 @@ class FailureOut(BaseModel):
     ply: int = Field(description="Moves replayed before the failing one.")
     move: str = Field(description="The failing move (or text) as written.")
     reason: str
+    code: str = Field(description="The reason's stable key (reason is its English).")
+    params: dict[str, str | int] = Field(description="The values the reason names.")
     legal_moves: list[str] = Field(description="The position's legal moves, in its notation.")
 
 

@@ -87,8 +87,16 @@ def import_pdn(
                 "moves": [m.notation() for m in report.moves],
                 "plies": len(report.moves),
                 "result": report.result,
+                # The code and params let the pages say a note in the reader's language.
                 "notes": [
-                    {"line": n.line, "column": n.column, "text": n.text} for n in report.notes
+                    {
+                        "line": n.line,
+                        "column": n.column,
+                        "text": n.text,
+                        "code": n.code,
+                        "params": n.params,
+                    }
+                    for n in report.notes
                 ],
                 "service_end_ply": report.service_end.ply if report.service_end else None,
                 "service_end": (

@@ -44,6 +44,8 @@ def _failure(failure: ReplayFailure | None) -> FailureOut | None:
         ply=failure.ply,
         move=failure.move,
         reason=failure.reason,
+        code=failure.code,
+        params=failure.params,
         legal_moves=list(failure.legal_moves),
     )
 
@@ -74,7 +76,10 @@ def report_out(item: Imported) -> ImportedReportOut:
         result=_result(report.result),
         plies=len(report.moves),
         from_position=report.start is not None,
-        notes=[NoteOut(line=n.line, column=n.column, text=n.text) for n in report.notes],
+        notes=[
+            NoteOut(line=n.line, column=n.column, text=n.text, code=n.code, params=n.params)
+            for n in report.notes
+        ],
         service_end=_service_end(report.service_end),
         failure=_failure(report.failure),
     )

@@ -217,7 +217,13 @@ def enqueue(session: Session, state: GameState, *, ctx: Context) -> None:
                 "subscription_id": subscription,
                 "game_number": game.number,
                 "kind": found.kind,
-                "payload": {**found.payload(room.id, game.number), "lang": language},
+                # `app`: the service's name in the device's language, the service
+                # worker's title for a notification that comes without one.
+                "payload": {
+                    **found.payload(room.id, game.number),
+                    "lang": language,
+                    "app": translator(language)._("Checkers"),
+                },
                 "created_at": now,
                 "due_at": now,
                 "attempts": 0,

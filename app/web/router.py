@@ -32,6 +32,7 @@ from app.i18n import COOKIE as LANGUAGE_COOKIE
 from app.i18n import DEFAULT_RULE_SET, LANGUAGES, page_catalog
 from app.i18n.context import current
 from app.imports import service as imports
+from app.imports.texts import texts_for
 from app.imports.view import imported_game_out
 from app.notify.router import add_mail_routes
 from app.rooms import errors, service, subscriptions, transfers
@@ -188,7 +189,10 @@ def import_page(request: Request) -> HTMLResponse:
         templates.TemplateResponse(
             request,
             "import.html",
-            {"rule_sets": [rule_set_out(r).model_dump() for r in RULE_SETS.values()]},
+            {
+                "rule_sets": [rule_set_out(r).model_dump() for r in RULE_SETS.values()],
+                "pdn_texts": texts_for(current()),
+            },
         )
     )
 
@@ -212,7 +216,13 @@ def imported_page(
     view = imported_game_out(game)
     return _page(
         templates.TemplateResponse(
-            request, "imported.html", {"view": view, "view_data": view.model_dump(mode="json")}
+            request,
+            "imported.html",
+            {
+                "view": view,
+                "view_data": view.model_dump(mode="json"),
+                "pdn_texts": texts_for(current()),
+            },
         )
     )
 

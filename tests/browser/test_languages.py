@@ -9,6 +9,7 @@ these tests check that the pages show the catalogs' messages, not what they say.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -172,3 +173,107 @@ def test_an_invitee_reads_the_rule_set_in_their_own_language(browser: Any, serve
     expect(guest.get_by_role("button", name=th._("Accept and play the tires"))).to_be_visible()
     creator.context.close()
     guest.context.close()
+
+
+# Game 1: a Result tag that is not a PDN result (read as *); game 2 fails on "hello"
+# (line 6, column 10, after one move).
+NOTED_AND_FAILING = """[Result "?"]
+
+1. 11-15 23-19 *
+
+[Result "*"]
+1. 11-15 hello *
+"""
+
+
+def test_the_import_pages_say_the_readers_notes_and_failures_in_russian(
+    browser: Any, server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    from app.imports.texts import PDN_TEXTS
+
+    tr = translator("ru")
+    note = tr._(PDN_TEXTS["result_not_pdn"], tag="?")
+    reason = tr._(PDN_TEXTS["unreadable_text"], text="hello")
+    assert note != PDN_TEXTS["result_not_pdn"].format(tag="?")
+    page = _page(browser, "ru")
+    page.goto(server + "/import")
+    page.locator("#pdn-text").fill(NOTED_AND_FAILING)
+    page.get_by_role("button", name=tr._("Import")).click()
+    ok = page.locator(".import-game.ok")
+    expect(ok.locator(".notes li")).to_have_text(
+        [tr._("Line {line}, column {column}: {text}", line=1, column=1, text=note)], timeout=WAIT
+    )
+    failed = page.locator(".import-game.failed")
+    expect(failed).to_contain_text(
+        tr._(
+            "game {game}, line {line}, column {column}, ply {ply}, move {move}: {reason}",
+            game=2,
+            line=6,
+            column=10,
+            ply=1,
+            move="hello",
+            reason=reason,
+        )
+    )
+    ok.get_by_role("link", name=tr._("Replay")).click()
+    page.wait_for_url(re.compile(r"/imported/[\w-]+$"))
+    expect(page.locator("#notes li")).to_have_text(
+        [tr._("Line {line}, column {column}: {text}", line=1, column=1, text=note)]
+    )
+    assert page.errors == []
+    page.context.close()
+
+
+def _shown_titles(page: Any, cdp: Any, registration: str, origin: str, data: str) -> list[str]:
+    """Deliver a push message to the page's service worker and read back the titles of
+    the notifications it shows."""
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": origin, "registrationId": registration, "data": data},
+    )
+    titles: list[str] = []
+    for _ in range(50):
+        titles = page.evaluate(
+            """async () => (await (await navigator.serviceWorker.ready).getNotifications())
+                 .map((n) => n.title)"""
+        )
+        if titles:
+            break
+        page.wait_for_timeout(100)
+    return titles
+
+
+def test_the_service_worker_titles_a_notification_in_the_devices_language(
+    browser: Any, server: str
+) -> None:
+    """A payload without a title (or not JSON at all) is shown under the service's name in
+    the device's language: the payload's `app`, else the pages' catalog's for the
+    device's language, not the English."""
+    tr = translator("ru")
+    name = tr._("Checkers")
+    assert name != "Checkers"
+    page = _page(browser, "ru")
+    page.context.grant_permissions(["notifications"], origin=server)
+    cdp = page.context.new_cdp_session(page)
+    registrations: list[str] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.extend(r["registrationId"] for r in event["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    page.goto(server + "/")
+    page.evaluate("async () => { await navigator.serviceWorker.register('/sw.js'); "
+                  "await navigator.serviceWorker.ready; }")  # fmt: skip
+    for _ in range(50):
+        if registrations:
+            break
+        page.wait_for_timeout(100)
+    assert registrations, "no service worker registration was reported"
+    payload = json.dumps({"body": "x", "lang": "ru", "app": name, "tag": "a"})
+    assert _shown_titles(page, cdp, registrations[-1], server, payload) == [name]
+    page.evaluate("""async () => { for (const n of await (await navigator.serviceWorker.ready)
+                       .getNotifications()) n.close(); }""")  # fmt: skip
+    assert _shown_titles(page, cdp, registrations[-1], server, "plain text") == [name]
+    page.context.close()

@@ -67,6 +67,8 @@ def test_723_games_import_and_541_reports_its_illegal_move(imported: Any) -> Non
         "ply": 122,
         "move": "32-28",
         "reason": failing["failure"]["reason"],
+        "code": "move_illegal",
+        "params": {"move": "32-28", "legal": "16-19, 16-20, 28-24, 28-32, 29-25"},
         "legal_moves": ["16-19", "16-20", "28-24", "28-32", "29-25"],
     }
     assert failing["failure"]["reason"].startswith("32-28 is not legal here")

@@ -14,7 +14,7 @@ from app.core.clock import ManualClock
 from app.core.db import Database
 from app.core.errors import InvalidInput
 from app.core.settings import Settings
-from app.i18n import translator
+from app.i18n import page_catalog, translator
 from app.main import create_app
 from app.notify.delivery import deliver_due
 from app.notify.push import new_private_key
@@ -46,6 +46,7 @@ def test_the_opponents_move_reaches_the_waiting_device(
         "url": f"/r/{room.id}",
         "tag": f"room-{room.id}-game-1",
         "lang": "en",
+        "app": "Checkers",
     }
     (received,) = pushes.received
     key = api.client.get("/api/push-key").json()["public_key"]
@@ -361,6 +362,9 @@ def test_a_device_gets_the_language_and_time_zone_it_was_turned_on_in(
         assert payload["title"] == "Ваш ход · Английские"
         assert payload["body"] == "Игрок бочек сыграл(а) 11-15."  # noqa: RUF001
         assert payload["lang"] == "ru"
+        # The service worker's title for a payload without one: the service's name in
+        # the device's language, as the catalog has it (the pages' catalog has it too).
+        assert payload["app"] == "Шашки" == page_catalog("ru")["messages"]["Checkers"]
         clock.advance(timedelta(hours=42))
         sweep(database, clock, settings)
         deliver_due(database, clock, settings)

@@ -31,6 +31,17 @@ function fill(text, params) {
   });
 }
 
+let codedTexts;
+
+/** A report the server sent by code with its params (a PDN reader's note or failure),
+ * in the page's language from the table the page carries (`#pdn-texts`, from the same
+ * catalog); its English when the page has no message for the code. */
+export function coded(code, params, english) {
+  codedTexts ??= JSON.parse(document.getElementById("pdn-texts")?.textContent || "{}");
+  const found = code ? codedTexts[code] : undefined;
+  return typeof found === "string" && found ? fill(found, params) : english;
+}
+
 /** The message in the page's language. */
 export function t(message, params) {
   const found = catalog.messages[message];

@@ -1,7 +1,7 @@
 // The import page: a PDN text (pasted or from a file) sent to the import API, and what
 // became of each game: imported with its notes, or the place and reason it failed.
 import { el, plainError } from "./common.js";
-import { nt, t } from "./i18n.js";
+import { coded, nt, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -52,7 +52,7 @@ function gameItem(game) {
     why.append(
       el("strong", t("Not imported: ")),
       el("span", t("game {game}, line {line}, column {column}, ply {ply}, move {move}: {reason}", {
-        ...failure, move: failure.move || t("(none)"),
+        ...failure, move: failure.move || t("(none)"), reason: coded(failure.code, failure.params, failure.reason),
       })),
     );
     li.append(why);
@@ -62,7 +62,10 @@ function gameItem(game) {
   }
   if (game.notes.length) {
     const notes = el("ul", null, "notes small");
-    for (const n of game.notes) notes.append(el("li", t("Line {line}, column {column}: {text}", n)));
+    for (const n of game.notes) {
+      const text = coded(n.code, n.params, n.text);
+      notes.append(el("li", t("Line {line}, column {column}: {text}", { ...n, text })));
+    }
     li.append(notes);
   }
   return li;

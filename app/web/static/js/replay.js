@@ -3,7 +3,7 @@
 // record's order).
 import { BoardView, parseFen, sideIcon } from "./board.js";
 import { SIDE_NAME, el } from "./common.js";
-import { number, t } from "./i18n.js";
+import { coded, number, t } from "./i18n.js";
 import { Notation, bindBoardTools } from "./notation.js";
 import { ReviewPanel } from "./review.js";
 
@@ -108,7 +108,9 @@ function drawRecord() {
     ? t("This service's rules would have ended the game at ply {ply} ({termination}); every recorded move is replayed.", { ply: end.ply, termination: end.termination })
     : null);
   $("notes-panel").hidden = game.notes.length === 0;
-  $("notes").replaceChildren(...game.notes.map((n) => el("li", t("Line {line}, column {column}: {text}", n))));
+  $("notes").replaceChildren(
+    ...game.notes.map((n) => el("li", t("Line {line}, column {column}: {text}", { ...n, text: coded(n.code, n.params, n.text) }))),
+  );
 }
 
 bindBoardTools(notation, {

@@ -1,0 +1,90 @@
+"""The engine's reports on recorded games, each under a stable code with named parameters.
+
+A reader's note or a reason a game cannot be replayed is a ``Message``: its ``code`` and
+``params`` are the data (a caller may say them in any words), its ``text`` the English
+this table gives them. Codes never change meaning; a new report gets a new code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Every code and its English, with ``{name}`` placeholders filled from the params.
+TEXTS: dict[str, str] = {
+    # The reader's notes: liberties taken, facts worth telling.
+    "glued_comment": "text glued to the move {move} read as a comment: '{comment}'",
+    "no_move_number": "move {number} has no move number before {move}",
+    "move_number_read_as": "move number {written} read as {number}",
+    "capture_mark_on_plain_move": (
+        "{move} is a plain move written with a capture mark; read as {read}"
+    ),
+    "service_draw_king_moves": (
+        "this service's rules would have drawn the game here, at ply {ply} (20 king moves "
+        "without a capture or a man's move); the recorded moves go on and are replayed"
+    ),
+    "service_draw_repetition": (
+        "this service's rules would have drawn the game here, at ply {ply} (threefold "
+        "repetition); the recorded moves go on and are replayed"
+    ),
+    "rules_win_drums_no_pieces": (
+        "the rules end the game with Drums win: tires have no pieces left, the record gives "
+        "{result}"
+    ),
+    "rules_win_tires_no_pieces": (
+        "the rules end the game with Tires win: drums have no pieces left, the record gives "
+        "{result}"
+    ),
+    "rules_win_drums_no_moves": (
+        "the rules end the game with Drums win: tires have no legal move, the record gives {result}"
+    ),
+    "rules_win_tires_no_moves": (
+        "the rules end the game with Tires win: drums have no legal move, the record gives {result}"
+    ),
+    "result_not_pdn": "Result '{tag}' is not a PDN result; read as *",
+    "no_result": "no result given; read as *",
+    "result_read_as": "result {written} read as {result}",
+    "result_tag_and_token_differ": (
+        "the Result tag says {tag} and the movetext ends with {token}; the tag is read"
+    ),
+    # Why a game cannot be read or replayed.
+    "comment_not_closed": "this comment is never closed",
+    "tag_malformed": 'a tag is written [Name "value"]',
+    "unreadable_text": "cannot read '{text}': not a move, a move number or a result",
+    "variation_not_closed": "this variation is never closed",
+    "unknown_gametype": "GameType '{gametype}' is not a rule set of this service: {known}",
+    "bad_fen": "the FEN tag: {detail}",
+    "move_empty": "empty move text",
+    "move_square_range": "cannot read move '{move}': no square {square}: squares are numbered 1-32",
+    "move_light_square": (
+        "cannot read move '{move}': {square} is a light square; pieces stand only on dark squares"
+    ),
+    "move_unreadable_square": (
+        "cannot read move '{move}': cannot read square '{square}': use 1-32 or a1-h8"
+    ),
+    "move_no_end": "cannot read move '{move}': give the start and end squares",
+    "move_ambiguous": "{move} matches {count} moves; give the landing squares in order: {moves}",
+    "move_not_capture": "{move} is written as a capture, which it is not: write {plain}",
+    "move_illegal": "{move} is not legal here; legal moves: {legal}",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A report by code and parameters; ``text`` is its English."""
+
+    code: str
+    params: dict[str, str | int] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return TEXTS[self.code].format(**self.params)
+
+
+def say(code: str, **params: str | int) -> Message:
+    """The message ``code`` with its parameters (KeyError for a code not in TEXTS)."""
+    if code not in TEXTS:
+        raise KeyError(code)
+    return Message(code, params)
+
+
+__all__ = ["TEXTS", "Message", "say"]

@@ -1,0 +1,77 @@
+"""What the PDN reader's notes and failure reasons say to people, in each language.
+
+The engine reports them by stable code and parameters (`app.engine.messages`), with its
+English as the API's and the stored text; here each code has its message id (the same
+English, `{name}` placeholders), translated in the catalogs. The pages fill them in the
+reader's language from `texts_for`, which each page that shows notes carries.
+"""
+
+from __future__ import annotations
+
+from app.i18n import N_, Translator
+
+# Code -> message id; each is the engine's English for the code (a test holds them equal).
+PDN_TEXTS: dict[str, str] = {
+    "glued_comment": N_("text glued to the move {move} read as a comment: '{comment}'"),
+    "no_move_number": N_("move {number} has no move number before {move}"),
+    "move_number_read_as": N_("move number {written} read as {number}"),
+    "capture_mark_on_plain_move": N_(
+        "{move} is a plain move written with a capture mark; read as {read}"
+    ),
+    "service_draw_king_moves": N_(
+        "this service's rules would have drawn the game here, at ply {ply} (20 king moves "
+        "without a capture or a man's move); the recorded moves go on and are replayed"
+    ),
+    "service_draw_repetition": N_(
+        "this service's rules would have drawn the game here, at ply {ply} (threefold "
+        "repetition); the recorded moves go on and are replayed"
+    ),
+    "rules_win_drums_no_pieces": N_(
+        "the rules end the game with Drums win: tires have no pieces left, the record gives "
+        "{result}"
+    ),
+    "rules_win_tires_no_pieces": N_(
+        "the rules end the game with Tires win: drums have no pieces left, the record gives "
+        "{result}"
+    ),
+    "rules_win_drums_no_moves": N_(
+        "the rules end the game with Drums win: tires have no legal move, the record gives {result}"
+    ),
+    "rules_win_tires_no_moves": N_(
+        "the rules end the game with Tires win: drums have no legal move, the record gives {result}"
+    ),
+    "result_not_pdn": N_("Result '{tag}' is not a PDN result; read as *"),
+    "no_result": N_("no result given; read as *"),
+    "result_read_as": N_("result {written} read as {result}"),
+    "result_tag_and_token_differ": N_(
+        "the Result tag says {tag} and the movetext ends with {token}; the tag is read"
+    ),
+    "comment_not_closed": N_("this comment is never closed"),
+    "tag_malformed": N_('a tag is written [Name "value"]'),
+    "unreadable_text": N_("cannot read '{text}': not a move, a move number or a result"),
+    "variation_not_closed": N_("this variation is never closed"),
+    "unknown_gametype": N_("GameType '{gametype}' is not a rule set of this service: {known}"),
+    "bad_fen": N_("the FEN tag: {detail}"),
+    "move_empty": N_("empty move text"),
+    "move_square_range": N_(
+        "cannot read move '{move}': no square {square}: squares are numbered 1-32"
+    ),
+    "move_light_square": N_(
+        "cannot read move '{move}': {square} is a light square; pieces stand only on dark squares"
+    ),
+    "move_unreadable_square": N_(
+        "cannot read move '{move}': cannot read square '{square}': use 1-32 or a1-h8"
+    ),
+    "move_no_end": N_("cannot read move '{move}': give the start and end squares"),
+    "move_ambiguous": N_(
+        "{move} matches {count} moves; give the landing squares in order: {moves}"
+    ),
+    "move_not_capture": N_("{move} is written as a capture, which it is not: write {plain}"),
+    "move_illegal": N_("{move} is not legal here; legal moves: {legal}"),
+}
+
+
+def texts_for(tr: Translator) -> dict[str, str]:
+    """Every code's message in `tr`'s language, placeholders unfilled: what a page's
+    script fills from a note's or failure's params (`coded` in `static/js/i18n.js`)."""
+    return {code: tr._(message) for code, message in PDN_TEXTS.items()}
