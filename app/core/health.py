@@ -9,6 +9,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
+from app.build import build_info, package_version
+
 from .deps import DatabaseDep
 from .errors import unavailable_response
 
@@ -20,6 +22,8 @@ router = APIRouter(tags=["health"])
 class HealthOut(BaseModel):
     status: Literal["ok"]
     database: str
+    version: str
+    build: str  # "compiled (mypyc)" or "pure Python": which engine and search run
 
 
 @router.get(
@@ -33,4 +37,9 @@ def healthz(request: Request, db: DatabaseDep) -> HealthOut | JSONResponse:
     except Exception as exc:
         log.warning("health check failed: %s", type(exc).__name__)
         return unavailable_response(request.app.state.settings.retry_after_seconds)
-    return HealthOut(status="ok", database=db.engine.dialect.name)
+    return HealthOut(
+        status="ok",
+        database=db.engine.dialect.name,
+        version=package_version(),
+        build=build_info(),
+    )

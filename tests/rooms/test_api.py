@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from app import build
 from app.core.db import Database
 from app.rooms.models import Seat
 
@@ -56,7 +57,13 @@ def test_rule_sets_lists_the_six_with_pdn_game_types(api: Api) -> None:
 def test_healthz_checks_the_database(api: Api, database: Database) -> None:
     r = api.client.get("/healthz")
     assert r.status_code == 200
-    assert r.json() == {"status": "ok", "database": database.engine.dialect.name}
+    assert r.json() == {
+        "status": "ok",
+        "database": database.engine.dialect.name,
+        "version": build.package_version(),
+        "build": build.build_info(),
+    }
+    assert r.json()["build"] in (build.COMPILED, build.PURE)
 
 
 def test_healthz_reports_503_when_the_database_is_gone(app_client: TestClient) -> None:
