@@ -10,6 +10,7 @@ activity and, in endings, driving the weaker side and recognising the usual draw
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from app.ai.geometry import (
     CENTRE,
@@ -25,7 +26,7 @@ from app.ai.geometry import (
 )
 from app.engine.squares import squares_to_bits
 
-WIN = 1_000_000
+WIN: Final = 1_000_000
 """Score of a won position (minus the plies to the win)."""
 
 
@@ -48,7 +49,7 @@ class Weights:
     king_mobility: int  # per empty square next to a king
 
 
-SHORT = Weights(
+SHORT: Final = Weights(
     flying=False,
     king=135,
     back_rank=10,
@@ -66,7 +67,7 @@ SHORT = Weights(
     king_mobility=3,
 )
 
-FLYING = Weights(
+FLYING: Final = Weights(
     flying=True,
     king=270,
     back_rank=8,
@@ -84,12 +85,12 @@ FLYING = Weights(
     king_mobility=2,
 )
 
-_BRIDGE_DRUMS = squares_to_bits([1, 3])
-_BRIDGE_TIRES = squares_to_bits([30, 32])
-_DRUM_RANKS = RANK  # relative rank r of a drums man is its rank
-_TIRE_RANKS = tuple(reversed(RANK))  # relative rank r of a tires man is rank 7 - r
-_ADVANCED = (RANK[4] | RANK[5] | RANK[6], RANK[3] | RANK[2] | RANK[1])
-_ENDING = 10  # pieces on the board at or below which the ending weights apply
+_BRIDGE_DRUMS: Final = squares_to_bits([1, 3])
+_BRIDGE_TIRES: Final = squares_to_bits([30, 32])
+_DRUM_RANKS: Final = RANK  # relative rank r of a drums man is its rank
+_TIRE_RANKS: Final = tuple(reversed(RANK))  # relative rank r of a tires man is rank 7 - r
+_ADVANCED: Final = (RANK[4] | RANK[5] | RANK[6], RANK[3] | RANK[2] | RANK[1])
+_ENDING: Final = 10  # pieces on the board at or below which the ending weights apply
 
 
 def _men_terms(men: int, ranks: tuple[int, ...], advance: tuple[int, ...]) -> int:

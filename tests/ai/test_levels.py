@@ -148,6 +148,7 @@ STDLIB = {
     "collections",
     "dataclasses",
     "enum",
+    "gc",
     "math",
     "random",
     "time",
