@@ -19,8 +19,9 @@ a Zobrist key move by move.
 
 The transposition table has a fixed size and outlives one search: the players keep one
 per game, so what a search learned serves the next moves (``TranspositionTable``). With
-``managed_time`` the root manages its clock: it stops early when one move is clearly best
-and takes up to half as long again when the score drops.
+``managed_time`` the time limit is a budget never exceeded: the root normally stops at
+``NORMAL_SHARE`` of it, sooner when one move is clearly best, and uses the whole budget
+when the score drops.
 """
 
 from __future__ import annotations
@@ -65,9 +66,10 @@ EASY_MARGIN: Final = 80
 _EASY_REDUCTION: Final = 2
 _EASY_DEPTH: Final = 6
 _EASY_FROM: Final = 0.1
-#: A drop of this much between iterations extends the budget by this factor.
+#: The share of the budget a managed search normally takes; a drop of ``SCORE_DROP``
+#: between iterations lets it run to the whole budget.
+NORMAL_SHARE: Final = 0.75
 SCORE_DROP: Final = 30
-EXTEND_FACTOR: Final = 1.5
 
 Entry = tuple[int, int, int, RawMove | None]
 """A table entry: depth, bound flag, score (mates counted from the entry), best move."""
@@ -429,10 +431,10 @@ class Searcher:
         ``shortcut_forced`` is false; ``history`` holds the game's earlier positions since
         its last irreversible move, so repeating them counts as a draw.
 
-        With ``managed_time`` the time limit is a budget: the search stops once a move is
-        clearly best (no other within ``EASY_MARGIN`` in a shallower verification), and
-        when an iteration's score drops by ``SCORE_DROP`` or more it may run on to
-        ``EXTEND_FACTOR`` times the budget.
+        With ``managed_time`` the time limit is a budget the search never exceeds: it
+        normally stops at ``NORMAL_SHARE`` of it, sooner once a move is clearly best (no
+        other within ``EASY_MARGIN`` in a shallower verification), and when an
+        iteration's score drops by ``SCORE_DROP`` or more it may use the whole budget.
         """
         # The search makes no reference cycles, but its many short-lived tuples would set
         # off the cycle collector over and over, and every pass walks the whole table.
@@ -470,6 +472,8 @@ class Searcher:
     ) -> SearchResult:
         started = time.perf_counter()
         self.deadline = started + time_limit if time_limit is not None else float("inf")
+        if managed_time and time_limit is not None:
+            self.deadline = started + time_limit * NORMAL_SHARE
         self.node_limit = self.nodes + node_limit if node_limit is not None else 1 << 62
         self.root_turn = state[3]
         self.seen = dict.fromkeys(history, 1)
@@ -526,7 +530,7 @@ class Searcher:
             ):
                 # The score fell: the position needs more thought than the budget.
                 extended = True
-                self.deadline = started + time_limit * EXTEND_FACTOR
+                self.deadline = started + time_limit
             elapsed = time.perf_counter() - started
             if depth >= _EASY_DEPTH and elapsed >= _EASY_FROM * time_limit and len(order) > 1:
                 try:

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 
 from app.ai import PROFILES, Level, Searcher, analyse, choose_move
 from app.ai import players as players_module
 from app.ai.players import GAME_TABLES, game_table
-from app.ai.search import EASY_MARGIN, WAYS, TranspositionTable
+from app.ai.search import (
+    EASY_MARGIN,
+    NORMAL_SHARE,
+    SCORE_DROP,
+    WAYS,
+    SearchResult,
+    TranspositionTable,
+)
 from app.engine import Board
 from app.engine.movegen import generate
 
@@ -147,3 +155,38 @@ def test_warden_searches_the_same_node_budget_whatever_the_time() -> None:
         long.depth,
         long.scores,
     )
+
+
+def _managed(rule_set: str, fen: str | None, budget: float) -> tuple[SearchResult, list[int]]:
+    board = Board(rule_set, fen=fen)
+    scores: list[int] = []
+    result = Searcher(board.rule_set).run(
+        board.raw_state(),
+        time_limit=budget,
+        managed_time=True,
+        on_iteration=lambda r: scores.append(r.score),
+    )
+    return result, scores
+
+
+def _dropped(scores: list[int]) -> bool:
+    return any(b <= a - SCORE_DROP for a, b in itertools.pairwise(scores))
+
+
+def test_a_managed_search_stops_at_its_normal_share_of_the_budget() -> None:
+    budget = 0.6
+    result, scores = _managed("english", None, budget)
+    assert not _dropped(scores)  # the start position: the score stays level
+    assert result.stop == "time"
+    assert NORMAL_SHARE * budget <= result.elapsed < (NORMAL_SHARE + 0.1) * budget
+
+
+def test_a_score_drop_lets_the_search_use_its_whole_budget() -> None:
+    budget = 0.6
+    # A Russian middle game whose score falls between the first iterations.
+    result, scores = _managed(
+        "russian", "W:W12,18,22,23,24,26,28,30,32:B1,4,6,7,9,11,14,15,21", budget
+    )
+    assert _dropped(scores)
+    assert result.stop == "time"
+    assert (NORMAL_SHARE + 0.1) * budget < result.elapsed <= budget + 0.05
