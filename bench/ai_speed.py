@@ -1,10 +1,11 @@
 """Executive's search speed in both builds: nodes per second, compiled against pure Python.
 
-Every position below is searched with a fixed node budget (``--nodes``) in each build, one
-build after the other, each in a process of its own (the pure one with
-``CHECKERS_PURE_PYTHON=1``). Both builds search the same tree, so the best move, score and
-depth must agree; the bench says so and fails if not. ``--time`` searches for that many
-seconds instead (depth and nodes then depend on the machine). Nodes per second are counted
+Every position below is searched with a fixed node budget (``--nodes``) in each build,
+each in a process of its own (the pure one with ``CHECKERS_PURE_PYTHON=1``), the builds
+taking turns position by position, ``--repeat`` times each (the fastest counts). Both
+builds search the same tree, so the best move, score, depth and node count must agree;
+the bench says so and fails if not. ``--time`` searches for that many seconds instead
+(depth and nodes then depend on the machine). Nodes per second are counted
 per second of processor time of the searching process, so that other work on a shared
 machine moves the figures less; the load average is printed too.
 
@@ -63,53 +64,65 @@ POSITIONS: dict[str, list[tuple[str, str | None]]] = {
 }
 
 
-def measure(rule_sets: list[str], nodes: int | None, seconds: float | None) -> None:
-    """In this process's build: search every position, one JSON line each."""
+def serve(nodes: int | None, seconds: float | None) -> None:
+    """In this process's build: search each position named on a line of standard input
+    (``rule set<TAB>position``), answering with one JSON line each."""
     from app.ai import Searcher
     from app.build import build_info
     from app.engine import Board
 
     print(json.dumps({"build": build_info()}), flush=True)
-    for rule_set in rule_sets:
-        for name, fen in POSITIONS[rule_set]:
-            board = Board(rule_set, fen=fen)
-            searcher = Searcher(board.rule_set)
-            cpu = time.process_time()
-            result = searcher.run(board.raw_state(), node_limit=nodes, time_limit=seconds)
-            cpu = time.process_time() - cpu
-            best = result.best
-            print(
-                json.dumps(
-                    {
-                        "rule_set": rule_set,
-                        "position": name,
-                        "depth": result.depth,
-                        "nodes": result.nodes,
-                        "seconds": result.elapsed,
-                        "cpu": cpu,
-                        "score": result.score,
-                        "best": None if best is None else [list(best[0]), best[1], best[2]],
-                    }
-                ),
-                flush=True,
-            )
+    for line in sys.stdin:
+        rule_set, name = line.rstrip("\n").split("\t")
+        fen = dict(POSITIONS[rule_set])[name]
+        board = Board(rule_set, fen=fen)
+        searcher = Searcher(board.rule_set)
+        cpu = time.process_time()
+        result = searcher.run(board.raw_state(), node_limit=nodes, time_limit=seconds)
+        cpu = time.process_time() - cpu
+        best = result.best
+        answer = {
+            "depth": result.depth,
+            "nodes": result.nodes,
+            "cpu": cpu,
+            "score": result.score,
+            "best": None if best is None else [list(best[0]), best[1], best[2]],
+        }
+        print(json.dumps(answer), flush=True)
 
 
-def run_build(pure: bool, argv: list[str]) -> tuple[str, list[dict[str, object]]]:
-    env = dict(os.environ)
-    env.pop("CHECKERS_PURE_PYTHON", None)
-    if pure:
-        env["CHECKERS_PURE_PYTHON"] = "1"
-    done = subprocess.run(
-        [sys.executable, __file__, "--measure", *argv],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
-    return str(lines[0]["build"]), lines[1:]
+class Build:
+    """A searching process of one build."""
+
+    def __init__(self, pure: bool, argv: list[str]) -> None:
+        env = dict(os.environ)
+        env.pop("CHECKERS_PURE_PYTHON", None)
+        if pure:
+            env["CHECKERS_PURE_PYTHON"] = "1"
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--serve", *argv],
+            env=env,
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self.name = str(self._read()["build"])
+
+    def _read(self) -> dict[str, object]:
+        assert self.process.stdout is not None
+        return dict(json.loads(self.process.stdout.readline()))
+
+    def search(self, rule_set: str, name: str) -> dict[str, object]:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{rule_set}\t{name}\n")
+        self.process.stdin.flush()
+        return self._read()
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,19 +130,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, default=200_000, help="node budget a position")
     parser.add_argument("--time", type=float, default=None, help="seconds a position instead")
     parser.add_argument("--rule-set", action="append", choices=list(POSITIONS))
-    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--repeat", type=int, default=2, help="searches a position per build; the fastest counts"
+    )
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     rule_sets = args.rule_set or list(POSITIONS)
     nodes = None if args.time else args.nodes
-    if args.measure:
-        measure(rule_sets, nodes, args.time)
+    if args.serve:
+        serve(nodes, args.time)
         return 0
 
-    passed = [f"--rule-set={r}" for r in rule_sets]
-    passed += [f"--time={args.time}"] if args.time else [f"--nodes={args.nodes}"]
-    pure_name, pure = run_build(True, passed)
-    compiled_name, compiled = run_build(False, passed)
-    print(f"pure: {pure_name}; compiled: {compiled_name}")
+    passed = [f"--time={args.time}"] if args.time else [f"--nodes={args.nodes}"]
+    pure_build, compiled_build = Build(True, passed), Build(False, passed)
+    pure: list[dict[str, object]] = []
+    compiled: list[dict[str, object]] = []
+    for rule_set in rule_sets:
+        for name, _ in POSITIONS[rule_set]:
+            # The builds take turns, so a change in the machine's load touches both.
+            runs: dict[bool, list[dict[str, object]]] = {True: [], False: []}
+            for i in range(max(1, args.repeat)):
+                for is_pure in (True, False) if i % 2 == 0 else (False, True):
+                    runs[is_pure].append(
+                        (pure_build if is_pure else compiled_build).search(rule_set, name)
+                    )
+            for is_pure, rows in ((True, pure), (False, compiled)):
+                fastest = min(runs[is_pure], key=lambda r: float(r["cpu"]))  # type: ignore[arg-type]
+                rows.append({"rule_set": rule_set, "position": name, **fastest})
+    pure_build.close()
+    compiled_build.close()
+    pure_name, compiled_name = pure_build.name, compiled_build.name
+    print(f"pure: {pure_name}; compiled: {compiled_name}; fastest of {args.repeat} each")
     if compiled_name == pure_name:
         print("no compiled build installed (make install on a machine with a C compiler)")
     print(

@@ -37,7 +37,7 @@ from app.ai.geometry import CONE, RANK
 from app.engine.board import KING_PLIES_DRAW
 from app.engine.movegen import RawMove, apply, generate, has_capture
 from app.engine.rulesets import RuleSet
-from app.engine.squares import FULL
+from app.engine.squares import FULL, NUM_BITS
 
 State = tuple[int, int, int, int]
 
@@ -50,6 +50,7 @@ _LOWER: Final = 1
 _UPPER: Final = 2
 _ASPIRATION: Final = 30
 _MAX_PLY: Final = 120
+_BITS: Final = NUM_BITS
 _DRAW_PLIES: Final = KING_PLIES_DRAW  # a Final copy: compiled code reads it natively
 _FADE_FROM: Final = KING_PLIES_DRAW // 2
 """From this many plain king plies on, the static score fades linearly to a draw."""
@@ -211,7 +212,8 @@ class Searcher:
         self.weights = weights or weights_for(rules)
         self.blind = blind
         self.tt = TranspositionTable() if tt is None else tt
-        self.history: dict[tuple[int, int], int] = {}
+        # History scores of quiet moves by start and end bit: history[start * 36 + end].
+        self.history: list[int] = [0] * (_BITS * _BITS)
         self.killers: list[list[RawMove | None]] = [[None, None] for _ in range(_MAX_PLY + 2)]
         self.nodes = 0
         self.deadline = float("inf")
@@ -386,7 +388,7 @@ class Searcher:
                 (
                     (1 << 30 if m == k1 else 1 << 29 if m == k2 else 0)
                     + (1 << 28 if m[2] else 0)
-                    + history.get((m[0][0], m[0][-1]), 0),
+                    + history[m[0][0] * _BITS + m[0][-1]],
                     -i,
                 )
                 for i, m in enumerate(moves)
@@ -403,8 +405,7 @@ class Searcher:
         if killers[0] != move:
             killers[1] = killers[0]
             killers[0] = move
-        key = (move[0][0], move[0][-1])
-        self.history[key] = self.history.get(key, 0) + depth * depth
+        self.history[move[0][0] * _BITS + move[0][-1]] += depth * depth
 
     # -- the root --------------------------------------------------------------------------
 
