@@ -207,8 +207,10 @@ class Searcher:
         weights: Weights | None = None,
         blind: int = 0,
         tt: TranspositionTable | None = None,
+        extensions: bool = True,
     ) -> None:
         self.rules = rules
+        self.extensions = extensions  # crowning threats and runaways (off: for comparison)
         self.weights = weights or weights_for(rules)
         self.blind = blind
         self.tt = TranspositionTable() if tt is None else tt
@@ -309,7 +311,7 @@ class Searcher:
         child_ply = ply + 1
         # A man's quiet move onto the row before crowning, or one that leaves it a
         # runaway, is searched a ply deeper (within twice the root depth).
-        extend = not capture and new_depth < depth and ply < self.extend_below
+        extend = self.extensions and not capture and new_depth < depth and ply < self.extend_below
         threats = _BEFORE_CROWNING[turn]
         advanced = _ADVANCED[turn]
         cones = CONE[turn]
