@@ -5,10 +5,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LOCALES := app/i18n/locale
 LANGUAGES := en pt_BR ru es it th
+# The modules mypyc compiles (app/build.py): editing one rebuilds the compiled build.
+COMPILED_SOURCES := $(shell $(PYTHON) app/build.py)
 
 .PHONY: install run test test-fast lint fmt bench egdb migrate clean screenshot lock lock-check i18n
 
-$(STAMP): pyproject.toml
+# The install compiles the hot modules in place with mypyc when a C compiler is found
+# (setup.py); CHECKERS_PURE_PYTHON=1 make install installs the pure build.
+$(STAMP): pyproject.toml setup.py $(COMPILED_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,test,bench]'
@@ -23,8 +27,11 @@ run: $(STAMP)
 migrate: $(STAMP)
 	$(BIN)/checkers migrate
 
+# The whole suite on the installed (compiled) build, then the engine and computer-player
+# tests again on the pure Python build of the same sources.
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	CHECKERS_PURE_PYTHON=1 $(BIN)/python -m pytest -n 2 --dist loadgroup tests/engine tests/ai
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -m "not slow"
@@ -74,7 +81,9 @@ egdb: $(STAMP)
 	$(BIN)/checkers egdb build all --pieces 4
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build
+	find app -name '*.so' -delete
+	rm -f app/_compiled_sources.txt
 
 # Extract every message (Python, templates, page scripts) and bring each language's
 # catalog up to date, then compile them (the .mo files are built, never committed).

@@ -1,9 +1,10 @@
 """Correspondence checkers service."""
 
-from importlib.metadata import PackageNotFoundError, version
+from app.build import choose_build, package_version
 
-try:
-    # The one version is pyproject.toml's, as installed.
-    __version__ = version("checkers-service")
-except PackageNotFoundError:  # run from a source tree that was never installed
-    __version__ = "0+unknown"
+# Before any hot module is imported: the compiled build, or the pure sources if asked for
+# (CHECKERS_PURE_PYTHON=1) or if the compiled modules are out of date (app/build.py).
+choose_build()
+
+# The one version is pyproject.toml's, as installed.
+__version__ = package_version()

@@ -229,11 +229,28 @@ def _depth(text: str) -> int:
     return depth
 
 
+class _Version(argparse.Action):
+    """``--version``: the package version and which build runs, worked out only when asked."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from app.build import describe
+
+        print(describe())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     from app import __version__
 
     parser = argparse.ArgumentParser(prog="checkers", description=__doc__)
-    parser.add_argument("--version", action="version", version=f"checkers {__version__}")
+    parser.add_argument(
+        "--version",
+        action=_Version,
+        help="print the version and the build (compiled or pure Python), then exit",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("perft", help="count leaf nodes of the move tree")

@@ -4,11 +4,19 @@ Run: ``make bench`` (or ``python bench/perft.py``). Prints figures; asserts only
 counts are the published ones, so a fast wrong generator cannot look good.
 Targets on the 2-core reference machine: English perft 9 (3,963,680) in at most 4 s, at
 least 4x py-draughts' speed, and every rule set within 3x of English's leaves per second.
+
+It first compares the two builds side by side (``--builds``, on by default): the same
+counts, each build in a process of its own (the pure one with ``CHECKERS_PURE_PYTHON=1``),
+timed in processor seconds. Target: the compiled build at least 2.5x the pure one, with
+every count equal. The rest of the report runs in this process's build.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -102,12 +110,93 @@ def py_draughts_perft(depth: int) -> tuple[int, float] | None:
     return timed(count, depth)
 
 
+#: Fixed counts for the side-by-side comparison of the builds: (rule set, FEN, depth).
+BUILD_COUNTS: list[tuple[str, str | None, int]] = [
+    ("english", None, 8),
+    *((key, MIDGAME[key][0], 7) for key in MIDGAME),
+    ("russian", None, 7),
+]
+
+
+def measure_counts() -> None:
+    """In this process's build: each of BUILD_COUNTS as a JSON line (leaves, CPU seconds)."""
+    from app.build import build_info
+
+    print(json.dumps({"build": build_info()}), flush=True)
+    for key, fen, depth in BUILD_COUNTS:
+        board = Board(key, fen=fen)
+        cpu = time.process_time()
+        leaves = perft(board, depth)
+        cpu = time.process_time() - cpu
+        print(json.dumps({"leaves": leaves, "cpu": cpu}), flush=True)
+
+
+def compare_builds() -> bool:
+    """Run BUILD_COUNTS in both builds and print them side by side; False if they differ."""
+    runs = {}
+    for pure in (True, False):
+        env = dict(os.environ)
+        env.pop("CHECKERS_PURE_PYTHON", None)
+        if pure:
+            env["CHECKERS_PURE_PYTHON"] = "1"
+        done = subprocess.run(
+            [sys.executable, __file__, "--measure"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+        runs[pure] = (lines[0]["build"], lines[1:])
+    (pure_name, pure_rows), (compiled_name, compiled_rows) = runs[True], runs[False]
+    print(f"Both builds (processor time): pure = {pure_name}, compiled = {compiled_name}")
+    if pure_name == compiled_name:
+        print("  no compiled build installed (make install on a machine with a C compiler)")
+    print(
+        f"  {'rule set':<10} {'position':<8} {'depth':>5} {'leaves':>11} "
+        f"{'pure leaves/s':>14} {'compiled':>12} {'ratio':>6}"
+    )
+    same = True
+    product = 1.0
+    for (key, fen, depth), p, c in zip(BUILD_COUNTS, pure_rows, compiled_rows, strict=True):
+        pure_rate = p["leaves"] / max(p["cpu"], 1e-9)
+        rate = c["leaves"] / max(c["cpu"], 1e-9)
+        product *= rate / pure_rate
+        mark = "" if p["leaves"] == c["leaves"] else "  COUNTS DIFFER"
+        same = same and not mark
+        print(
+            f"  {key:<10} {'start' if fen is None else 'mid-game':<8} {depth:>5} "
+            f"{c['leaves']:>11,} {pure_rate:>14,.0f} {rate:>12,.0f} "
+            f"{rate / pure_rate:>5.2f}x{mark}"
+        )
+    mean = product ** (1 / len(BUILD_COUNTS))
+    print(f"  compiled over pure, geometric mean: {mean:.2f}x (target at least 2.5x)")
+    print(f"  load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+    return same
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--depth", type=int, default=9, help="English start depth (9)")
     parser.add_argument("--budget", type=float, default=0.5, help="seconds per adaptive count")
     parser.add_argument("--py-draughts-depth", type=int, default=8)
+    parser.add_argument(
+        "--builds",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="compare the compiled and pure builds first (default: yes)",
+    )
+    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.measure:
+        measure_counts()
+        return 0
+    if args.builds and not compare_builds():
+        return 1
+
+    from app.build import build_info
+
+    print(f"This process runs the {build_info()} build.")
 
     print(f"English perft {args.depth} from the start")
     leaves, seconds = timed(perft, Board("english"), args.depth)

@@ -13,6 +13,8 @@ score into the fitted terms, so the fit works on exactly what ``evaluate`` compu
 
 from __future__ import annotations
 
+from typing import Final
+
 from app.ai.geometry import (
     CENTRE,
     CONE,
@@ -29,25 +31,27 @@ from app.ai.tuned import FLYING, SHORT
 from app.ai.weights import MAN, PARAMETERS, Weights
 from app.engine.squares import squares_to_bits
 
-WIN = 1_000_000
+WIN: Final = 1_000_000
 """Score of a won position (minus the plies to the win)."""
 
 
-_BRIDGE_DRUMS = squares_to_bits([1, 3])
-_BRIDGE_TIRES = squares_to_bits([30, 32])
-_TRIANGLE_DRUMS = squares_to_bits([2, 3, 7])
-_TRIANGLE_TIRES = squares_to_bits([31, 30, 26])
+_BRIDGE_DRUMS: Final = squares_to_bits([1, 3])
+_BRIDGE_TIRES: Final = squares_to_bits([30, 32])
+_TRIANGLE_DRUMS: Final = squares_to_bits([2, 3, 7])
+_TRIANGLE_TIRES: Final = squares_to_bits([31, 30, 26])
 # A drums man on 28 (a7) can only step to 32; an enemy piece there shuts it in. The same
 # for a tires man on 5 (h2) under square 1.
-_DOG_DRUMS, _DOG_DRUMS_LID = squares_to_bits([28]), squares_to_bits([32])
-_DOG_TIRES, _DOG_TIRES_LID = squares_to_bits([5]), squares_to_bits([1])
+_DOG_DRUMS: Final = squares_to_bits([28])
+_DOG_DRUMS_LID: Final = squares_to_bits([32])
+_DOG_TIRES: Final = squares_to_bits([5])
+_DOG_TIRES_LID: Final = squares_to_bits([1])
 # The drums' "system": the rows 1-4, 9-12, 17-20 and 25-28. With equal numbers of pieces,
 # an odd count of pieces there gives the side to move the opposition ("the move").
-_SYSTEM = RANK[0] | RANK[2] | RANK[4] | RANK[6]
-_DRUM_RANKS = RANK  # relative rank r of a drums man is its rank
-_TIRE_RANKS = tuple(reversed(RANK))  # relative rank r of a tires man is rank 7 - r
-_ADVANCED = (RANK[4] | RANK[5] | RANK[6], RANK[3] | RANK[2] | RANK[1])
-_ENDING = 10  # pieces on the board at or below which the ending weights apply
+_SYSTEM: Final = RANK[0] | RANK[2] | RANK[4] | RANK[6]
+_DRUM_RANKS: Final = RANK  # relative rank r of a drums man is its rank
+_TIRE_RANKS: Final = tuple(reversed(RANK))  # relative rank r of a tires man is rank 7 - r
+_ADVANCED: Final = (RANK[4] | RANK[5] | RANK[6], RANK[3] | RANK[2] | RANK[1])
+_ENDING: Final = 10  # pieces on the board at or below which the ending weights apply
 
 
 def _men_terms(men: int, ranks: tuple[int, ...], advance: tuple[int, ...]) -> int:

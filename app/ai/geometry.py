@@ -8,11 +8,13 @@ here are indexed by bit, so the evaluation never converts to square numbers.
 
 from __future__ import annotations
 
+from typing import Final
+
 from app.engine.squares import BIT_SQUARE, FULL, SQUARE_BIT, squares_to_bits
 
 SQUARES = range(1, 33)
-BITS = tuple(SQUARE_BIT[s] for s in SQUARES)
-NUM_BITS = len(BIT_SQUARE)
+BITS: Final = tuple(SQUARE_BIT[s] for s in SQUARES)
+NUM_BITS: Final = len(BIT_SQUARE)
 
 
 def coords(square: int) -> tuple[int, int]:
@@ -25,18 +27,18 @@ def _where(test: object) -> int:
     return squares_to_bits(s for s in SQUARES if test(*coords(s)))  # type: ignore[operator]
 
 
-RANK = tuple(_where(lambda f, r, k=k: r == k) for k in range(8))
+RANK: Final = tuple(_where(lambda f, r, k=k: r == k) for k in range(8))
 """RANK[r]: the four squares of rank r (0 = the drums' back rank)."""
 
-FILE_EDGE = _where(lambda f, r: f in (0, 7))
-CENTRE = _where(lambda f, r: 2 <= f <= 5 and 2 <= r <= 5)
+FILE_EDGE: Final = _where(lambda f, r: f in (0, 7))
+CENTRE: Final = _where(lambda f, r: 2 <= f <= 5 and 2 <= r <= 5)
 """Files c-f of ranks 3-6."""
-INNER_CENTRE = _where(lambda f, r: 2 <= f <= 5 and 3 <= r <= 4)
-MAIN_DIAGONAL = _where(lambda f, r: f == r)
+INNER_CENTRE: Final = _where(lambda f, r: 2 <= f <= 5 and 3 <= r <= 4)
+MAIN_DIAGONAL: Final = _where(lambda f, r: f == r)
 """a1-h8, the long diagonal that decides many flying-king endings."""
-DOUBLE_DIAGONALS = _where(lambda f, r: f + r in (6, 8))
+DOUBLE_DIAGONALS: Final = _where(lambda f, r: f + r in (6, 8))
 """g1-a7 and h2-b8, joining the two double corners."""
-DOUBLE_CORNERS = squares_to_bits([1, 5, 28, 32])
+DOUBLE_CORNERS: Final = squares_to_bits([1, 5, 28, 32])
 """g1/h2 on the drums' side, a7/b8 on the tires' side."""
 
 
@@ -45,7 +47,7 @@ def _distance(a: int, b: int) -> int:
     return max(abs(fa - fb), abs(ra - rb))
 
 
-DIST: tuple[tuple[int, ...], ...] = tuple(
+DIST: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         _distance(BIT_SQUARE[a], BIT_SQUARE[b]) if BIT_SQUARE[a] and BIT_SQUARE[b] else 0
         for b in range(NUM_BITS)
@@ -67,7 +69,7 @@ def _cone(square: int, upward: bool) -> int:
     return _where(inside)
 
 
-CONE: tuple[tuple[int, ...], tuple[int, ...]] = (
+CONE: Final[tuple[tuple[int, ...], tuple[int, ...]]] = (
     tuple(_cone(BIT_SQUARE[b], True) if BIT_SQUARE[b] else 0 for b in range(NUM_BITS)),
     tuple(_cone(BIT_SQUARE[b], False) if BIT_SQUARE[b] else 0 for b in range(NUM_BITS)),
 )

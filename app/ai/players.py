@@ -5,20 +5,26 @@ and overlook the opponent's long multi-captures, every level below the top picks
 its root moves by a softmax over their scores (so a clearly better move is nearly always
 found, and near-equal ones vary), and sometimes slips to its second-best move; slips
 never happen when only one move is legal, grow rarer as the level rises, and at the
-middle level never give away more than a little. Executive plays from its opening book
-while the game is in it (varying among near-equal book moves), then searches until its
-time is spent and plays its best move, varying only its first move of a game.
+middle level never give away more than a little. The levels below the top search a fixed
+node budget, whatever the time setting, so their strength does not depend on the clock or
+the machine. Executive plays from its opening book while the game is in it (varying among
+near-equal book moves), then manages its time (it stops early on a clearly best move and
+thinks longer when its score drops), probes the endgame tables when they are built, plays
+its best move, varies only its first move of a game, and keeps its transposition table
+from one move of a game to the next when told which game it plays (``game=``).
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass
 from enum import Enum
 
 from app.ai import book, egdb
-from app.ai.search import MATE_BOUND, Searcher, SearchResult, State
+from app.ai.search import MATE_BOUND, Searcher, SearchResult, State, TranspositionTable
 from app.engine import Board, EngineError, Move, Side
 from app.engine.movegen import RawMove
 from app.engine.squares import BIT_SQUARE
@@ -61,8 +67,10 @@ class Profile:
     """How one level searches and chooses."""
 
     max_depth: int
-    node_limit: int | None  # keeps fixed-depth levels deterministic and bounded
-    time_cap: float | None  # safety bound on the clock (Executive: its whole budget)
+    # A fixed node budget, whatever the time setting: the level's strength does not depend
+    # on the clock or the machine (None: Executive, which searches until its time is spent).
+    node_limit: int | None
+    time_cap: float | None  # safety bound on the clock (Executive: its default budget)
     blind: int  # overlook the opponent's captures of at least this many pieces (0: none)
     temperature: float  # softmax temperature over root scores, hundredths of a man
     margin: int  # root moves scored exactly within this margin of the best
@@ -70,6 +78,8 @@ class Profile:
     slip_max_loss: int  # a slip never costs more than this (hundredths of a man)
     opening_plies: int = 0  # Executive: vary the first moves of a game among near-equals
     book: bool = False  # Executive: play from the opening book while in it
+    managed_time: bool = False  # stop early on a clearly best move, extend on a drop
+    keeps_table: bool = False  # one transposition table for all its moves of a game
 
 
 PROFILES: dict[Level, Profile] = {
@@ -114,8 +124,31 @@ PROFILES: dict[Level, Profile] = {
         slip_max_loss=0,
         opening_plies=2,
         book=True,
+        managed_time=True,
+        keeps_table=True,
     ),
 }
+
+GAME_TABLES = 4
+"""Transposition tables kept per process, one per game, the least recently used dropped
+first: some 30 MB each when full (``search.DEFAULT_BUCKETS``)."""
+
+_tables: OrderedDict[Hashable, TranspositionTable] = OrderedDict()
+
+
+def game_table(game: Hashable) -> TranspositionTable:
+    """The transposition table of ``game`` (any hashable key naming one game and side,
+    such as the room, game number and side), made on first use. One process runs one
+    search at a time (the computer's worker pool), so the cache needs no lock."""
+    table = _tables.get(game)
+    if table is None:
+        table = _tables[game] = TranspositionTable()
+        while len(_tables) > GAME_TABLES:
+            _tables.popitem(last=False)
+    else:
+        _tables.move_to_end(game)
+    return table
+
 
 _OPENING_MARGIN = 12
 
@@ -171,13 +204,20 @@ def analyse(
     *,
     time_limit: float | None = None,
     margin: int | None = None,
+    game: Hashable | None = None,
 ) -> SearchResult:
     """Search the board as ``level`` would (no randomness): root scores and best line.
-    The Executive probes the endgame tables when they are built (``checkers egdb build``)."""
+
+    ``game`` names the game for the levels that keep their table across its moves. The
+    Executive probes the endgame tables when they are built (``checkers egdb build``).
+    """
     lvl = parse_level(level)
     profile = PROFILES[lvl]
+    table = None
+    if game is not None and profile.keeps_table:
+        table = game_table((game, board.rule_set.key))
     tables = egdb.available(board.rule_set) if lvl is Level.EXECUTIVE else None
-    searcher = Searcher(board.rule_set, blind=profile.blind, egdb=tables)
+    searcher = Searcher(board.rule_set, blind=profile.blind, tt=table, egdb=tables)
     limit = _time_limit(profile, time_limit)
     return searcher.run(
         board.raw_state(),
@@ -187,14 +227,17 @@ def analyse(
         margin=profile.margin if margin is None else margin,
         king_plies=board.king_plies,
         history=game_history(board),
+        managed_time=profile.managed_time,
     )
 
 
 def _time_limit(profile: Profile, time_limit: float | None) -> float | None:
-    if time_limit is None:
-        return profile.time_cap
-    if time_limit <= 0:
+    if time_limit is not None and time_limit <= 0:
         raise ValueError("time_limit must be positive")
+    if time_limit is None or profile.node_limit is not None:
+        # A node budget is independent of the time setting; the cap only bounds a
+        # pathological case on a very slow machine.
+        return profile.time_cap
     return time_limit
 
 
@@ -204,13 +247,15 @@ def choose_move(
     *,
     seed: int | None = None,
     time_limit: float | None = None,
+    game: Hashable | None = None,
 ) -> Move:
     """The move the computer at ``level`` plays on ``board`` (its side to move).
 
-    ``time_limit`` (seconds) is Executive's budget, 2 s by default, and a cap for the
-    others; in its opening book Executive answers at once. A seed makes the choice
-    repeatable (Executive's depth still depends on the clock). Raises NoMoveError when
-    the game is over.
+    ``time_limit`` (seconds) is Executive's budget, 2 s by default; the other levels
+    search their node budget whatever it is. In its opening book Executive answers at
+    once. A seed makes the choice repeatable (Executive's depth still depends on the
+    clock). ``game`` names the game and side, so Executive keeps what it learned for its
+    next move. Raises NoMoveError when the game is over.
     """
     lvl = parse_level(level)
     profile = PROFILES[lvl]
@@ -226,7 +271,7 @@ def choose_move(
             return from_book
     opening = profile.opening_plies > 0 and _in_opening(board, profile.opening_plies)
     margin = max(profile.margin, _OPENING_MARGIN if opening else 0)
-    result = analyse(board, lvl, time_limit=time_limit, margin=margin)
+    result = analyse(board, lvl, time_limit=time_limit, margin=margin, game=game)
     if result.best is None:  # pragma: no cover - the game is not over
         raise NoMoveError("no legal move")
     raw = _among_equals(result, rng) if opening else _pick(result, profile, rng)
@@ -300,9 +345,12 @@ def evaluate_for_draw_offer(board: Board, side: Side, *, time_limit: float = 0.5
     return score <= CLEARLY_AHEAD
 
 
-def review_position(board: Board, *, time_limit: float) -> tuple[int, Move | None]:
+def review_position(
+    board: Board, *, time_limit: float, game: Hashable | None = None
+) -> tuple[int, Move | None]:
     """The Executive's judgement of a position for reviewing a game: its score for the
-    side to move (hundredths of a man) and the move it would play (None: none is legal)."""
+    side to move (hundredths of a man) and the move it would play (None: none is legal).
+    ``game`` names the review, so its positions share one transposition table."""
     legal = board.legal_moves
     if not legal:  # no move: the side to move has lost
         return -MATE_BOUND, None
@@ -311,9 +359,9 @@ def review_position(board: Board, *, time_limit: float) -> tuple[int, Move | Non
         # position is worth what the position after it is worth.
         board.push(legal[0])
         try:
-            after, _ = review_position(board, time_limit=time_limit)
+            after, _ = review_position(board, time_limit=time_limit, game=game)
         finally:
             board.pop()
         return -after, legal[0]
-    result = analyse(board, Level.EXECUTIVE, time_limit=time_limit)
+    result = analyse(board, Level.EXECUTIVE, time_limit=time_limit, game=game)
     return result.score, to_move(board, result.best) if result.best is not None else None

@@ -1,11 +1,14 @@
 """Alpha-beta search over the engine's low-level positions.
 
 Iterative deepening principal-variation search with a transposition table, hash-move,
-capture, killer and history move ordering, late-move reductions for quiet moves, and two
+capture, killer and history move ordering, late-move reductions for quiet moves, and
 extensions: a position whose side to move must capture is never a leaf (captures are
-forced, so the search plays them out), and a position with a single legal move costs no
-depth. The draw rules live inside the search: a position that repeats one on the current
-line or in the game since its last man move or capture scores as a draw, and so does the
+forced, so the search plays them out), a position with a single legal move costs no
+depth, and neither does a man's move that threatens to crown (onto the row before the
+far row) or that makes a runaway (an advanced man no enemy piece can stop).
+
+The draw rules live inside the search: a position that repeats one on the current line
+or in the game since its last man move or capture scores as a draw, and so does the
 twentieth plain king ply in a row; near that limit the static score fades towards a draw,
 so the side that is ahead makes progress (a man move or a capture) instead of shuffling.
 
@@ -13,33 +16,151 @@ Positions are the engine's ``(own, opp, kings, turn)`` tuples (``app.engine.move
 The tuple is the position itself (pieces and side to move), so the transposition table
 and the repetition check key on it directly: exact, and cheaper in Python than updating
 a Zobrist key move by move.
+
+The transposition table has a fixed size and outlives one search: the players keep one
+per game, so what a search learned serves the next moves (``TranspositionTable``). With
+``managed_time`` the time limit is a budget never exceeded: the root normally stops at
+``NORMAL_SHARE`` of it, sooner when one move is clearly best, and uses the whole budget
+when the score drops.
 """
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from app.ai.egdb import KNOWN_WIN, Tables, best_move
 from app.ai.evaluation import FLYING, SHORT, WIN, Weights, evaluate
+from app.ai.geometry import CONE, RANK
 from app.engine.board import KING_PLIES_DRAW
 from app.engine.movegen import RawMove, apply, generate, has_capture
 from app.engine.rulesets import RuleSet
-from app.engine.squares import FULL
+from app.engine.squares import FULL, NUM_BITS
 
 State = tuple[int, int, int, int]
 
-INF = WIN + 1
-MATE_BOUND = WIN - 1000
+INF: Final = WIN + 1
+MATE_BOUND: Final = WIN - 1000
 """Scores beyond this are wins or losses found by the search, not evaluations."""
 
-_EXACT, _LOWER, _UPPER = 0, 1, 2
-_TT_LIMIT = 500_000
-_ASPIRATION = 30
-_MAX_PLY = 120
-_FADE_FROM = KING_PLIES_DRAW // 2
+_EXACT: Final = 0
+_LOWER: Final = 1
+_UPPER: Final = 2
+_ASPIRATION: Final = 30
+_MAX_PLY: Final = 120
+_BITS: Final = NUM_BITS
+_DRAW_PLIES: Final = KING_PLIES_DRAW  # a Final copy: compiled code reads it natively
+_FADE_FROM: Final = KING_PLIES_DRAW // 2
 """From this many plain king plies on, the static score fades linearly to a draw."""
+
+#: Rows a man stands on, by side to move, one step before crowning; and relative ranks
+#: 4-6, where a man with no enemy piece in its cone is a runaway (as in the evaluation).
+_BEFORE_CROWNING: Final = (RANK[6], RANK[1])
+_ADVANCED: Final = (RANK[4] | RANK[5] | RANK[6], RANK[3] | RANK[2] | RANK[1])
+
+#: Time management (``managed_time``): a move is clearly best when no other move reaches
+#: within this margin of its score in a verification search this many plies shallower,
+#: tried once an iteration of at least this depth ends past this share of the budget.
+EASY_MARGIN: Final = 80
+_EASY_REDUCTION: Final = 2
+_EASY_DEPTH: Final = 6
+_EASY_FROM: Final = 0.1
+#: The share of the budget a managed search normally takes; a drop of ``SCORE_DROP``
+#: between iterations lets it run to the whole budget.
+NORMAL_SHARE: Final = 0.75
+SCORE_DROP: Final = 30
+
+Entry = tuple[int, int, int, RawMove | None]
+"""A table entry: depth, bound flag, score (mates counted from the entry), best move."""
+
+WAYS: Final = 4
+"""Entries per bucket of the transposition table."""
+DEFAULT_BUCKETS: Final = 32_749
+"""A prime: 131k entries in all, some 30 MB when full."""
+AGE_WEIGHT: Final = 2
+"""Plies of depth an entry loses, for replacement, per search since it was stored."""
+
+
+class TranspositionTable:
+    """Search results by position, in a fixed number of buckets of ``WAYS`` entries.
+
+    A position goes into the bucket its pieces hash to. The replacement prefers depth: a
+    position already in the bucket is overwritten by a result at least as deep, exact, or
+    from a newer search; a new position takes an empty entry, else the entry of least
+    depth, each counted ``AGE_WEIGHT`` plies less per search since it was stored, so
+    earlier moves' deep results stay until newer work outweighs them. Nothing is ever
+    cleared wholesale. ``new_search()`` starts the next search (the next move).
+    """
+
+    def __init__(self, buckets: int = DEFAULT_BUCKETS) -> None:
+        if buckets < 1:
+            raise ValueError("a transposition table needs at least one bucket")
+        self.buckets = buckets
+        size = buckets * WAYS
+        self.keys: list[State | None] = [None] * size
+        self.entries: list[Entry] = [(0, 0, 0, None)] * size
+        self.ages: list[int] = [0] * size
+        self.generation = 0
+        self.filled = 0
+
+    def __len__(self) -> int:
+        return self.filled
+
+    def new_search(self) -> None:
+        """Age every entry by one search."""
+        self.generation += 1
+
+    def bucket(self, state: State) -> int:
+        """The index of the state's bucket."""
+        own, opp, kings, turn = state
+        return (own ^ (opp << 17) ^ (kings << 7) ^ (turn << 59)) % self.buckets
+
+    def probe(self, state: State) -> Entry | None:
+        """The entry stored for ``state``, or None."""
+        first = self.bucket(state) * WAYS
+        keys = self.keys
+        for i in range(first, first + WAYS):
+            key = keys[i]
+            if key is None:
+                return None
+            if key == state:
+                return self.entries[i]
+        return None
+
+    def store(self, state: State, depth: int, flag: int, score: int, move: RawMove | None) -> None:
+        """Record a result, replacing by depth (see the class)."""
+        first = self.bucket(state) * WAYS
+        keys = self.keys
+        entries = self.entries
+        ages = self.ages
+        generation = self.generation
+        victim = first
+        least = 1 << 30
+        for i in range(first, first + WAYS):
+            key = keys[i]
+            if key is None:
+                # Entries fill a bucket from its start and are never removed.
+                keys[i] = state
+                entries[i] = (depth, flag, score, move)
+                ages[i] = generation
+                self.filled += 1
+                return
+            old = entries[i]
+            if key == state:
+                if depth >= old[0] or flag == _EXACT or ages[i] != generation:
+                    entries[i] = (depth, flag, score, move if move is not None else old[3])
+                    ages[i] = generation
+                return
+            worth = old[0] - AGE_WEIGHT * (generation - ages[i])
+            if worth < least:
+                least = worth
+                victim = i
+        keys[victim] = state
+        entries[victim] = (depth, flag, score, move)
+        ages[victim] = generation
 
 
 class SearchTimeout(Exception):
@@ -68,6 +189,8 @@ class SearchResult:
     scores: dict[RawMove, int] = field(default_factory=dict)
     """Root move scores of the last completed iteration (exact within the margin)."""
     pv: list[RawMove] = field(default_factory=list)
+    stop: str = ""
+    """Why the search stopped: depth, time, nodes, mate, clearly best, forced, no move, tables (played from the endgame tables)."""
 
 
 class Searcher:
@@ -84,45 +207,52 @@ class Searcher:
         *,
         weights: Weights | None = None,
         blind: int = 0,
-        tt: dict[State, tuple[int, int, int, RawMove | None]] | None = None,
+        tt: TranspositionTable | None = None,
+        extensions: bool = True,
         egdb: Tables | None = None,
     ) -> None:
         self.rules = rules
+        self.extensions = extensions  # crowning threats and runaways (off: for comparison)
         # Endgame tables, probed at every node of at most their pieces, and at the root.
         self.egdb = egdb
         self.egdb_pieces = egdb.pieces if egdb is not None else 0
         self.weights = weights or weights_for(rules)
         self.blind = blind
-        self.tt: dict[State, tuple[int, int, int, RawMove | None]] = {} if tt is None else tt
-        self.history: dict[tuple[int, int], int] = {}
+        self.tt = TranspositionTable() if tt is None else tt
+        # History scores of quiet moves by start and end bit: history[start * 36 + end].
+        self.history: list[int] = [0] * (_BITS * _BITS)
         self.killers: list[list[RawMove | None]] = [[None, None] for _ in range(_MAX_PLY + 2)]
         self.nodes = 0
         self.deadline = float("inf")
         self.node_limit = 1 << 62
         self.seen: dict[State, int] = {}
         self.root_turn = 0
+        self.extend_below = 0  # extensions only on plies below this (twice the depth)
 
     # -- the tree --------------------------------------------------------------------------
 
     def _check_limits(self) -> None:
-        if self.nodes >= self.node_limit or time.perf_counter() >= self.deadline:
+        if time.perf_counter() >= self.deadline:
             raise SearchTimeout
 
     def _leaf(self, state: State, kp: int) -> int:
         score = evaluate(state[0], state[1], state[2], state[3], self.weights)
         if kp > _FADE_FROM:
-            score = score * (KING_PLIES_DRAW - kp) // (KING_PLIES_DRAW - _FADE_FROM)
+            score = score * (_DRAW_PLIES - kp) // (_DRAW_PLIES - _FADE_FROM)
         return score
 
     def search(self, state: State, depth: int, alpha: int, beta: int, ply: int, kp: int) -> int:
         """Negamax score of ``state`` for its side to move, within (alpha, beta)."""
         self.nodes += 1
+        if self.nodes >= self.node_limit:
+            raise SearchTimeout
         if not self.nodes & 1023:
             self._check_limits()
         # A position that repeats, or the twentieth plain king ply, is a draw. (A side
         # that cannot move there would lose instead; a repeated position always has a
-        # move, and that ending at the twentieth ply is left to the game itself.)
-        if kp >= KING_PLIES_DRAW or state in self.seen:
+        # move, and that ending at the twentieth ply is left to the game itself.) Only a
+        # plain king move can lead back to an earlier position: with kp 0, none can repeat.
+        if kp >= _DRAW_PLIES or (kp and state in self.seen):
             return 0
         if self.egdb_pieces and (state[0] | state[1]).bit_count() <= self.egdb_pieces:
             known = self.egdb.score(state, kp) if self.egdb is not None else None
@@ -138,7 +268,7 @@ class Searcher:
             if (steps | k << 4 | k << 5 | k >> 4 | k >> 5) & empty:
                 return self._leaf(state, kp)
             return ply - WIN
-        entry = self.tt.get(state)
+        entry = self.tt.probe(state)
         hash_move = None
         if entry is not None:
             e_depth, e_flag, e_score, hash_move = entry
@@ -182,15 +312,33 @@ class Searcher:
         best_score = -INF
         best_move = moves[0]
         seen = self.seen
-        seen[state] = 1
+        # Without kings no later position of this line can repeat this one.
+        track = kings != 0
+        if track:
+            seen[state] = 1
         search = self.search
         child_ply = ply + 1
+        # A man's quiet move onto the row before crowning, or one that leaves it a
+        # runaway, is searched a ply deeper (within twice the root depth).
+        extend = self.extensions and not capture and new_depth < depth and ply < self.extend_below
+        threats = _BEFORE_CROWNING[turn]
+        advanced = _ADVANCED[turn]
+        cones = CONE[turn]
         try:
             for i, move in enumerate(moves):
                 child = apply(own, opp, kings, turn, move)
                 child_kp = kp + 1 if not move[1] and kings >> move[0][0] & 1 else 0
+                child_depth = new_depth
+                if extend and not move[2] and not kings >> move[0][0] & 1:
+                    to = move[0][-1]
+                    if threats >> to & 1 or (advanced >> to & 1 and not cones[to] & opp):
+                        child_depth = depth
                 if i == 0:
-                    score = -search(child, new_depth, -beta, -alpha, child_ply, child_kp)
+                    score = -search(child, child_depth, -beta, -alpha, child_ply, child_kp)
+                elif child_depth == depth:
+                    score = -search(child, child_depth, -alpha - 1, -alpha, child_ply, child_kp)
+                    if alpha < score < beta:
+                        score = -search(child, child_depth, -beta, -alpha, child_ply, child_kp)
                 else:
                     # Late quiet moves are searched shallower first (one ply, two from
                     # the sixth on in deep searches); a move that then looks good is
@@ -219,7 +367,8 @@ class Searcher:
                                 self._reward(move, depth, ply)
                             break
         finally:
-            del seen[state]
+            if track:
+                del seen[state]
 
         if depth > 0 or entry is None:
             stored = best_score
@@ -233,28 +382,30 @@ class Searcher:
                 flag = _LOWER
             else:
                 flag = _EXACT
-            if len(self.tt) >= _TT_LIMIT:
-                self.tt.clear()
-            self.tt[state] = (depth, flag, stored, best_move)
+            self.tt.store(state, depth, flag, stored, best_move)
         return best_score
 
     def _order(
         self, moves: list[RawMove], capture: bool, hash_move: RawMove | None, ply: int
     ) -> list[RawMove]:
+        # Sorted by (priority, -index): the order of a stable sort on the priority alone,
+        # without a key function (which compiled code would call through Python).
         if capture:
-            ordered = sorted(moves, key=lambda m: m[1].bit_count() * 4 + m[2], reverse=True)
+            keyed = [(m[1].bit_count() * 4 + m[2], -i) for i, m in enumerate(moves)]
         else:
             history = self.history
             k1, k2 = self.killers[ply]
-            ordered = sorted(
-                moves,
-                key=lambda m: (
+            keyed = [
+                (
                     (1 << 30 if m == k1 else 1 << 29 if m == k2 else 0)
                     + (1 << 28 if m[2] else 0)
-                    + history.get((m[0][0], m[0][-1]), 0)
-                ),
-                reverse=True,
-            )
+                    + history[m[0][0] * _BITS + m[0][-1]],
+                    -i,
+                )
+                for i, m in enumerate(moves)
+            ]
+        keyed.sort(reverse=True)
+        ordered = [moves[-negated] for _, negated in keyed]
         if hash_move is not None and ordered[0] != hash_move and hash_move in ordered:
             ordered.remove(hash_move)
             ordered.insert(0, hash_move)
@@ -265,8 +416,7 @@ class Searcher:
         if killers[0] != move:
             killers[1] = killers[0]
             killers[0] = move
-        key = (move[0][0], move[0][-1])
-        self.history[key] = self.history.get(key, 0) + depth * depth
+        self.history[move[0][0] * _BITS + move[0][-1]] += depth * depth
 
     # -- the root --------------------------------------------------------------------------
 
@@ -282,6 +432,7 @@ class Searcher:
         history: Sequence[State] = (),
         on_iteration: Callable[[SearchResult], None] | None = None,
         shortcut_forced: bool = True,
+        managed_time: bool = False,
     ) -> SearchResult:
         """Iterative deepening from ``state`` until ``max_depth``, the time limit or the
         node budget; the result of the deepest completed iteration is returned (or a better
@@ -291,36 +442,83 @@ class Searcher:
         best (for the levels' softmax); a single legal move is returned unsearched unless
         ``shortcut_forced`` is false; ``history`` holds the game's earlier positions since
         its last irreversible move, so repeating them counts as a draw.
+
+        With ``managed_time`` the time limit is a budget the search never exceeds: it
+        normally stops at ``NORMAL_SHARE`` of it, sooner once a move is clearly best (no
+        other within ``EASY_MARGIN`` in a shallower verification), and when an
+        iteration's score drops by ``SCORE_DROP`` or more it may use the whole budget.
         """
+        # The search makes no reference cycles, but its many short-lived tuples would set
+        # off the cycle collector over and over, and every pass walks the whole table.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._run(
+                state,
+                max_depth,
+                time_limit,
+                node_limit,
+                margin,
+                king_plies,
+                history,
+                on_iteration,
+                shortcut_forced,
+                managed_time,
+            )
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _run(
+        self,
+        state: State,
+        max_depth: int,
+        time_limit: float | None,
+        node_limit: int | None,
+        margin: int,
+        king_plies: int,
+        history: Sequence[State],
+        on_iteration: Callable[[SearchResult], None] | None,
+        shortcut_forced: bool,
+        managed_time: bool,
+    ) -> SearchResult:
         started = time.perf_counter()
         self.deadline = started + time_limit if time_limit is not None else float("inf")
+        if managed_time and time_limit is not None:
+            self.deadline = started + time_limit * NORMAL_SHARE
         self.node_limit = self.nodes + node_limit if node_limit is not None else 1 << 62
         self.root_turn = state[3]
         self.seen = dict.fromkeys(history, 1)
         self.seen.pop(state, None)
+        self.tt.new_search()
         own, opp, kings, turn = state
         moves = generate(own, opp, kings, turn, self.rules)
         start_nodes = self.nodes
         if not moves:
-            return SearchResult(None, -WIN, 0, 0, 0.0)
+            return SearchResult(None, -WIN, 0, 0, 0.0, stop="no move")
         if len(moves) == 1 and shortcut_forced:
-            return SearchResult(moves[0], 0, 0, 0, 0.0, {moves[0]: 0}, [moves[0]])
+            return SearchResult(moves[0], 0, 0, 0, 0.0, {moves[0]: 0}, [moves[0]], stop="forced")
         if self.egdb is not None:
             known = self._egdb_root(state, king_plies)
             if known is not None:
                 return known
 
         result = SearchResult(moves[0], -INF, 0, 0, 0.0)
-        entry = self.tt.get(state)
+        entry = self.tt.probe(state)
         order = list(moves)
         if entry is not None and entry[3] in order:
             order.remove(entry[3])
             order.insert(0, entry[3])
         scores: dict[RawMove, int] = {}
+        stop = "depth"
+        extended = False
         for depth in range(1, max_depth + 1):
+            self.extend_below = 2 * depth
+            previous_score = result.score
             try:
                 scores = self._root(state, order, depth, margin, king_plies, result)
             except SearchTimeout:
+                stop = "nodes" if self.nodes >= self.node_limit else "time"
                 break
             best = max(order, key=lambda m: scores[m])
             result = SearchResult(
@@ -336,9 +534,32 @@ class Searcher:
                 on_iteration(result)
             order.sort(key=lambda m: scores[m], reverse=True)
             if abs(result.score) > MATE_BOUND:
+                stop = "mate"
                 break
+            if not managed_time or time_limit is None:
+                continue
+            if (
+                not extended
+                and depth > 1
+                and abs(previous_score) < MATE_BOUND
+                and result.score <= previous_score - SCORE_DROP
+            ):
+                # The score fell: the position needs more thought than the budget.
+                extended = True
+                self.deadline = started + time_limit
+            elapsed = time.perf_counter() - started
+            if depth >= _EASY_DEPTH and elapsed >= _EASY_FROM * time_limit and len(order) > 1:
+                try:
+                    clear = self._clearly_best(state, order, depth, result.score, king_plies)
+                except SearchTimeout:
+                    stop = "time"
+                    break
+                if clear:
+                    stop = "clearly best"
+                    break
         result.nodes = self.nodes - start_nodes
         result.elapsed = time.perf_counter() - started
+        result.stop = stop
         return result
 
     def _egdb_root(self, state: State, king_plies: int) -> SearchResult | None:
@@ -355,7 +576,28 @@ class Searcher:
         scores = {}
         for m, v in values:
             scores[m] = v.wdl * (KNOWN_WIN - v.distance) if v.wdl else 0
-        return SearchResult(move, scores[move], 1, 0, 0.0, scores, [move])
+        return SearchResult(move, scores[move], 1, 0, 0.0, scores, [move], stop="tables")
+
+    def _clearly_best(
+        self, state: State, order: list[RawMove], depth: int, score: int, kp: int
+    ) -> bool:
+        """Whether every move but the first (the best) stays more than ``EASY_MARGIN``
+        below ``score`` in a search ``_EASY_REDUCTION`` plies shallower."""
+        own, opp, kings, turn = state
+        floor = score - EASY_MARGIN
+        self.seen[state] = 1
+        try:
+            for move in order[1:]:
+                child = apply(own, opp, kings, turn, move)
+                child_kp = kp + 1 if not move[1] and kings >> move[0][0] & 1 else 0
+                reached = -self.search(
+                    child, depth - 1 - _EASY_REDUCTION, -floor - 1, -floor, 1, child_kp
+                )
+                if reached > floor:
+                    return False
+        finally:
+            del self.seen[state]
+        return True
 
     def _root(
         self,
@@ -408,7 +650,7 @@ class Searcher:
         state = apply(*state, first)
         while len(pv) < 32 and state not in seen:
             seen.add(state)
-            entry = self.tt.get(state)
+            entry = self.tt.probe(state)
             if entry is None or entry[3] is None:
                 break
             move = entry[3]

@@ -70,11 +70,15 @@ def run_task(task: Task, time_limit: float) -> Answer:
     if task.time_limit is not None:
         time_limit = task.time_limit
     if task.kind == TaskKind.REVIEW:
-        score, best = review_position(board_of(task), time_limit=time_limit)
+        # The positions of one review share a transposition table in this process.
+        review = (task.room_id, task.game_number, "review")
+        score, best = review_position(board_of(task), time_limit=time_limit, game=review)
         return {"score": score, "best": best.notation() if best else None}
     if task.kind == TaskKind.REMATCH:
         return True
     board = board_of(task)
     if task.kind == TaskKind.DRAW:
         return evaluate_for_draw_offer(board, Side(task.side), time_limit=min(time_limit, 1.0))
-    return choose_move(board, task.level, time_limit=time_limit).notation()
+    # Executive keeps what it learned from one move of this game to the next.
+    game = (task.room_id, task.game_number, task.side)
+    return choose_move(board, task.level, time_limit=time_limit, game=game).notation()

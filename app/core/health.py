@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from app import __version__
+from app.build import build_info
 
 from .deps import DatabaseDep
 from .errors import unavailable_response
@@ -23,6 +24,7 @@ class HealthOut(BaseModel):
     status: Literal["ok"]
     database: str = Field(description="The database's dialect: sqlite or postgresql.")
     version: str = Field(description="The service's release (pyproject.toml).")
+    build: str = Field(description="Which engine and search run: compiled (mypyc) or pure Python.")
 
 
 @router.get(
@@ -38,4 +40,9 @@ def healthz(request: Request, db: DatabaseDep) -> HealthOut | JSONResponse:
     except Exception as exc:
         log.warning("health check failed: %s", type(exc).__name__)
         return unavailable_response(request.app.state.settings.retry_after_seconds)
-    return HealthOut(status="ok", database=db.engine.dialect.name, version=__version__)
+    return HealthOut(
+        status="ok",
+        database=db.engine.dialect.name,
+        version=__version__,
+        build=build_info(),
+    )

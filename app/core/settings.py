@@ -136,7 +136,10 @@ class Settings(BaseSettings):
         default=2, ge=1, le=64, description="Processes that compute the computer's replies."
     )
     computer_time_limit: float = Field(
-        default=2.0, gt=0, le=60, description="Executive's seconds a move (a cap for the others)."
+        default=2.0,
+        gt=0,
+        le=60,
+        description="Executive's seconds a move (the others search a fixed node budget).",
     )
     computer_scan_seconds: float = Field(
         default=30.0, gt=0, description="How often replies owed by the computer are looked for."

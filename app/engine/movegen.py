@@ -11,6 +11,8 @@ side's point of view.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .rulesets import Promotion, RuleSet, TieBreak
 from .squares import (
     ALL_JUMPS,
@@ -25,7 +27,7 @@ from .squares import (
 RawMove = tuple[tuple[int, ...], int, bool]
 
 #: Jumps a man may make, by "men capture backward" and by side to move.
-_MAN_JUMPS = ((DRUMS_JUMPS, TIRES_JUMPS), (ALL_JUMPS, ALL_JUMPS))
+_MAN_JUMPS: Final = ((DRUMS_JUMPS, TIRES_JUMPS), (ALL_JUMPS, ALL_JUMPS))
 State = tuple[int, int, int, int]
 
 

@@ -11,19 +11,20 @@ board always lands on a ghost or outside the 36 bits.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from .errors import EngineError
 
-FILES = "abcdefgh"
+FILES: Final = "abcdefgh"
 
 #: Diagonal steps as bit shifts, in the order north-east, north-west, south-east, south-west.
-DIRECTIONS: tuple[int, int, int, int] = (5, 4, -4, -5)
+DIRECTIONS: Final[tuple[int, int, int, int]] = (5, 4, -4, -5)
 #: Direction indexes a drums man moves forward along; a tires man uses the other two.
-DRUMS_FORWARD = (0, 1)
-TIRES_FORWARD = (2, 3)
-ALL_DIRECTIONS = (0, 1, 2, 3)
+DRUMS_FORWARD: Final = (0, 1)
+TIRES_FORWARD: Final = (2, 3)
+ALL_DIRECTIONS: Final = (0, 1, 2, 3)
 
-NUM_BITS = 36
+NUM_BITS: Final = 36
 
 
 def _coords(square: int) -> tuple[int, int]:
@@ -34,13 +35,16 @@ def _coords(square: int) -> tuple[int, int]:
 
 
 #: SQUARE_BIT[square] is the bit index of square 1-32 (index 0 unused).
-SQUARE_BIT: tuple[int, ...] = (-1, *((9 * r + f) // 2 for r, f in map(_coords, range(1, 33))))
+SQUARE_BIT: Final[tuple[int, ...]] = (
+    -1,
+    *((9 * r + f) // 2 for r, f in map(_coords, range(1, 33))),
+)
 #: BIT_SQUARE[bit] is the square number of a bit index, 0 for a ghost.
-BIT_SQUARE: tuple[int, ...] = tuple(
+BIT_SQUARE: Final[tuple[int, ...]] = tuple(
     SQUARE_BIT.index(b) if b in SQUARE_BIT[1:] else 0 for b in range(NUM_BITS)
 )
 #: Every playable bit.
-FULL: int = sum(1 << b for b in SQUARE_BIT[1:])
+FULL: Final[int] = sum(1 << b for b in SQUARE_BIT[1:])
 
 
 def _rank_mask(rank: int) -> int:
@@ -48,7 +52,7 @@ def _rank_mask(rank: int) -> int:
 
 
 #: Far rows: drums crown on rank 8, tires on rank 1.
-PROMOTION_MASK: tuple[int, int] = (_rank_mask(7), _rank_mask(0))
+PROMOTION_MASK: Final[tuple[int, int]] = (_rank_mask(7), _rank_mask(0))
 
 
 def _step(bit: int, direction: int) -> int:
@@ -58,7 +62,7 @@ def _step(bit: int, direction: int) -> int:
 
 
 #: NEIGHBOUR[bit][direction]: the adjacent bit, or -1.
-NEIGHBOUR: tuple[tuple[int, ...], ...] = tuple(
+NEIGHBOUR: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(_step(b, d) if BIT_SQUARE[b] else -1 for d in range(4)) for b in range(NUM_BITS)
 )
 
@@ -73,7 +77,7 @@ def _ray(bit: int, direction: int) -> tuple[int, ...]:
 
 
 #: RAY[bit][direction]: the bits along a diagonal from bit (exclusive) to the edge.
-RAY: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+RAY: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(_ray(b, d) if BIT_SQUARE[b] else () for d in range(4)) for b in range(NUM_BITS)
 )
 
@@ -141,6 +145,6 @@ def _jump_table(directions: tuple[int, ...]) -> JumpTable:
     return tuple(table)
 
 
-DRUMS_JUMPS = _jump_table(DRUMS_FORWARD)
-TIRES_JUMPS = _jump_table(TIRES_FORWARD)
-ALL_JUMPS = _jump_table(ALL_DIRECTIONS)
+DRUMS_JUMPS: Final = _jump_table(DRUMS_FORWARD)
+TIRES_JUMPS: Final = _jump_table(TIRES_FORWARD)
+ALL_JUMPS: Final = _jump_table(ALL_DIRECTIONS)

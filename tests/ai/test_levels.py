@@ -150,6 +150,7 @@ STDLIB = {
     "enum",
     "itertools",
     "functools",
+    "gc",
     "heapq",
     "importlib",
     "json",

@@ -63,3 +63,17 @@ def test_a_forced_win_is_scored_by_its_distance() -> None:
     result = Searcher(board.rule_set).run(board.raw_state(), max_depth=6)
     assert result.score == WIN - 3
     assert result.score > MATE_BOUND
+
+
+def test_the_extensions_see_a_crowning_race_beyond_the_horizon() -> None:
+    # Drums men on 5 and 10 against tires men on 13 and 32: one drums man can run for
+    # the crown. At depth 3 only the search that extends crowning threats and runaways
+    # finds the move that a 14-ply search proves wins.
+    board = Board("english", fen="B:W13,32:B5,10")
+    state = board.raw_state()
+    with_extensions = Searcher(board.rule_set).run(state, max_depth=3)
+    without = Searcher(board.rule_set, extensions=False).run(state, max_depth=3)
+    deep = Searcher(board.rule_set).run(state, max_depth=14, margin=3000)
+    assert deep.scores[with_extensions.best] > MATE_BOUND  # a forced win
+    assert without.best != with_extensions.best
+    assert deep.scores[without.best] < MATE_BOUND

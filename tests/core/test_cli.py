@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import socket
 import subprocess
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+
+from app import build
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKERS = [sys.executable, "-m", "app.cli"]
@@ -40,6 +43,21 @@ def test_migrate_creates_the_schema(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / "cli.sqlite3") as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"rooms", "seats", "games", "moves", "offers", "events", "alembic_version"} <= tables
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_version_names_the_release_and_the_build(tmp_path: Path, pure: bool) -> None:
+    env = _env(tmp_path)
+    env.pop(build.PURE_SWITCH, None)
+    if pure:
+        env[build.PURE_SWITCH] = "1"
+    done = subprocess.run(
+        [*CHECKERS, "--version"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    version = importlib.metadata.version("checkers-service")
+    expected = build.COMPILED if build.compiled_available() and not pure else build.PURE
+    assert done.stdout.startswith(f"checkers-service {version}, {expected}")
 
 
 def test_worker_once_sweeps_and_exits(tmp_path: Path) -> None:
@@ -81,7 +99,12 @@ def test_serve_migrates_prints_the_url_and_answers(tmp_path: Path) -> None:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)
-        assert r.json() == {"status": "ok", "database": "sqlite", "version": PYPROJECT_VERSION}
+        assert r.json() == {
+            "status": "ok",
+            "database": "sqlite",
+            "version": PYPROJECT_VERSION,
+            "build": build.build_info(),
+        }
         created = httpx.post(f"http://127.0.0.1:{port}/api/rooms", json={}, timeout=5)
         assert created.status_code == 201
         share_url = created.json()["share_url"]

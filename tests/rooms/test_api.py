@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from app import build
 from app.core.db import Database
 from app.rooms.models import Seat
 
@@ -67,7 +68,9 @@ def test_healthz_checks_the_database(api: Api, database: Database) -> None:
         "status": "ok",
         "database": database.engine.dialect.name,
         "version": PYPROJECT_VERSION,
+        "build": build.build_info(),
     }
+    assert r.json()["build"] in (build.COMPILED, build.PURE)
 
 
 def test_healthz_reports_503_when_the_database_is_gone(app_client: TestClient) -> None:
