@@ -21,9 +21,10 @@ WORKDIR /src
 # nothing unpinned is fetched).
 COPY requirements-build.txt ./
 RUN pip install --require-hashes --no-deps -r requirements-build.txt
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY app ./app
-RUN pip wheel --no-deps --no-build-isolation --wheel-dir /wheels .
+RUN pip wheel --no-deps --no-build-isolation --wheel-dir /wheels . \
+    && python -m zipfile -l /wheels/*.whl | grep -q 'compiled__mypyc'  # the compiled build, or fail
 
 FROM ${PYTHON_IMAGE} AS runtime
 ENV PYTHONDONTWRITEBYTECODE=1 \

@@ -46,7 +46,7 @@ screenshot: $(STAMP)
 PIP_COMPILE = CUSTOM_COMPILE_COMMAND="make lock" $(abspath $(BIN))/pip-compile --quiet \
 	--generate-hashes --strip-extras --no-emit-index-url --no-emit-find-links
 COMPILE_LOCKS = $(PIP_COMPILE) -o requirements.txt pyproject.toml \
-	&& $(PIP_COMPILE) --extra dev --extra test --extra bench -c requirements.txt \
+	&& $(PIP_COMPILE) --allow-unsafe --extra dev --extra test --extra bench -c requirements.txt \
 		-o requirements-dev.txt pyproject.toml \
 	&& $(PIP_COMPILE) --allow-unsafe --only-build-deps --all-build-deps \
 		-o requirements-build.txt pyproject.toml

@@ -134,7 +134,7 @@ def test_version_is_pyprojects() -> None:
         [*CHECKERS, "--version"], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == f"checkers {PYPROJECT_VERSION}"
+    assert done.stdout.startswith(f"checkers-service {PYPROJECT_VERSION}, ")
 
 
 def _serve(tmp_path: Path, *args: str, **env: str) -> subprocess.Popen[str]:
