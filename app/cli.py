@@ -243,8 +243,6 @@ class _Version(argparse.Action):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from app import __version__
-
     parser = argparse.ArgumentParser(prog="checkers", description=__doc__)
     parser.add_argument(
         "--version",

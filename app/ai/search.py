@@ -190,7 +190,8 @@ class SearchResult:
     """Root move scores of the last completed iteration (exact within the margin)."""
     pv: list[RawMove] = field(default_factory=list)
     stop: str = ""
-    """Why the search stopped: depth, time, nodes, mate, clearly best, forced, no move, tables (played from the endgame tables)."""
+    """Why the search stopped: depth, time, nodes, mate, clearly best, forced, no move, or
+    tables (played from the endgame tables)."""
 
 
 class Searcher:
