@@ -238,6 +238,12 @@ class Error(BaseModel):
     errors: list[ValidationProblem] | None = Field(
         default=None, description="`validation_error`: each place that does not fit."
     )
+    reason: dict[str, Any] | None = Field(
+        default=None,
+        description="`invalid_fen`: why, as a stable `code` (the engine's FEN message) and "
+        "the `params` it names, for a client that says it in its own language.",
+        examples=[{"code": "fen_square_twice", "params": {"square": "c3"}}],
+    )
 
     model_config = ConfigDict(
         json_schema_extra={

@@ -140,7 +140,7 @@ def test_ranges_and_kings() -> None:
             "B:W21-32:B1-11,13",
             "wrong side to move: Black to move, but White moves first in Italian",
         ),
-        ("russian", "W:Wb8:Ba1", "a White man on b8, its crowning row"),
+        ("russian", "W:Wb8:Ba1", "a White man on square b8, its crowning row"),
         ("english", "B:W20:B29", "a Black man on square 29, its crowning row"),
         ("italian", "W:W1:B30", "a White man on square 1, its crowning row"),
         ("spanish", "W:W20:B1", "a Black man on square 1, its crowning row"),

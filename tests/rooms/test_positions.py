@@ -98,7 +98,7 @@ def test_the_invitee_sees_the_position_and_who_moves_first(api: Api) -> None:
             "invalid start position: wrong side to move: Black to move, but White moves "
             "first in Russian",
         ),
-        ("russian", "W:W1:BK30", "invalid_fen", "a White man on b8, its crowning row"),
+        ("russian", "W:W1:BK30", "invalid_fen", "a White man on square b8, its crowning row"),
         ("russian", "W:W21,21:B1", "invalid_fen", "a3 is given twice"),
         ("english", "hello", "invalid_fen", "a FEN starts with the side to move"),
         ("english", "B:W8,11:B4", "position_decided", "Black, to move, has no legal move"),
