@@ -236,3 +236,16 @@ def test_moves_typed_in_the_tradition(api: Api) -> None:
     }
     ok = typed(api, russian, russian.joiner, "f6-g5", 1)
     assert ok.status_code == 200 and ok.json()["game"]["moves"][1]["numeric"] == "11-16"
+
+
+def test_a_refused_start_position_says_why_by_code(api: Api) -> None:
+    """Both routes give the engine's FEN code and params beside the English detail, for a
+    page that says the reason in its reader's language."""
+    for url, body in (
+        ("/api/rooms", {"rule_set": "russian", "fen": "W:W21,21:B1"}),
+        ("/api/computer-games", {"rule_set": "russian", "fen": "W:W21,21:B1", "level": "tamer"}),
+    ):
+        r = api.client.post(url, json=body)
+        assert r.status_code == 422, r.text
+        assert r.json()["code"] == "invalid_fen"
+        assert r.json()["reason"] == {"code": "fen_square_twice", "params": {"square": "a3"}}
