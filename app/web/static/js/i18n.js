@@ -42,7 +42,10 @@ export function coded(code, params, english) {
   if (typeof found !== "string" || !found) return english;
   const said = { ...params };
   // A `reason` naming a code (a FEN tag's own error) is said too, as the `detail`.
-  if (said.reason && codedTexts[said.reason]) said.detail = coded(said.reason, params, said.detail);
+  if (said.reason && codedTexts[said.reason]) {
+    const { reason, detail, ...own } = said;
+    said.detail = coded(reason, own, detail);
+  }
   // Rule-set names, alone or in a list ("21 (English), 25 (Russian)"), in the language.
   const word = (name) => codedTexts[`word:${name}`] || name;
   if (typeof said.rule_set === "string") said.rule_set = word(said.rule_set);
