@@ -240,9 +240,9 @@ class Error(BaseModel):
     )
     reason: dict[str, Any] | None = Field(
         default=None,
-        description="`invalid_fen`: why, as a stable `code` (the engine's FEN message) and "
-        "the `params` it names, for a client that says it in its own language.",
-        examples=[{"code": "fen_square_twice", "params": {"square": "c3"}}],
+        description="`invalid_fen`: why, as a stable `code` (the engine's FEN message, such "
+        "as `fen_square_twice`) and the `params` it names (`square`), for a client that "
+        "says it in its own language.",
     )
 
     model_config = ConfigDict(
