@@ -36,24 +36,32 @@ def _squares(item: str) -> list[int]:
         low_text, _, high_text = item.partition("-")
         low, high = parse_square(low_text), parse_square(high_text)
         if not (low_text.strip().isdigit() and high_text.strip().isdigit()) or low > high:
-            raise InvalidFenError(f"bad square range {item!r}")
+            raise InvalidFenError(say("fen_internal_bad_range", item=item, range=item))
         return list(range(low, high + 1))
     return [parse_square(item)]
+
+
+def _square_code(token: str) -> str:
+    """Why ``squares.parse_square`` refused ``token``: the FEN message's code."""
+    token = token.strip().lower()
+    if token.isascii() and token.isdigit():
+        return "fen_square_range"
+    if len(token) == 2 and token[0] in "abcdefgh" and token[1] in "12345678":
+        return "fen_light_square"
+    return "fen_unreadable_square"
 
 
 def parse_fen(text: str, rules: RuleSet) -> ParsedFen:
     """Read a PDN FEN; raises InvalidFenError saying what is wrong."""
     if not isinstance(text, str):
-        raise InvalidFenError("a FEN must be a string")
+        raise InvalidFenError(say("fen_not_string"))
     body = text.strip().rstrip(".").strip()
     if not body:
-        raise InvalidFenError("empty FEN")
+        raise InvalidFenError(say("fen_empty"))
     fields = body.split(":")
     turn_text = fields[0].strip().upper()
     if turn_text not in _SIDES:
-        raise InvalidFenError(
-            f"FEN must start with the side to move, B (drums) or W (tires), not {fields[0]!r}"
-        )
+        raise InvalidFenError(say("fen_internal_bad_turn", turn=fields[0]))
     pieces: dict[int, tuple[int, bool]] = {}
     seen_sides: set[int] = set()
     for field in fields[1:]:
@@ -62,10 +70,10 @@ def parse_fen(text: str, rules: RuleSet) -> ParsedFen:
             continue
         side_letter = field[0].upper()
         if side_letter not in _SIDES:
-            raise InvalidFenError(f"a piece list must start with B or W, not {field!r}")
+            raise InvalidFenError(say("fen_internal_bad_list", field=field))
         side = _SIDES[side_letter]
         if side in seen_sides:
-            raise InvalidFenError(f"the {side_letter} piece list appears twice")
+            raise InvalidFenError(say("fen_internal_list_twice", letter=side_letter))
         seen_sides.add(side)
         for raw in field[1:].split(","):
             item = raw.strip()
@@ -76,28 +84,49 @@ def parse_fen(text: str, rules: RuleSet) -> ParsedFen:
                 item = item[1:]
             try:
                 squares = _squares(item)
-            except EngineError as exc:
-                raise InvalidFenError(f"bad square {raw.strip()!r}: {exc}") from None
+            except InvalidFenError:
+                coded = say("fen_internal_bad_range", item=raw.strip(), range=item)
+                raise InvalidFenError(coded) from None
+            except EngineError:
+                # The first token that does not read: the item, or a range's low or high end.
+                tokens = item.partition("-")[::2] if "-" in item else (item,)
+                token = next(t for t in tokens if not _reads(t))
+                coded = say(_square_code(token), item=raw.strip(), square=token.strip())
+                raise InvalidFenError(coded) from None
             for square in squares:
                 if square in pieces:
-                    raise InvalidFenError(f"square {square} is given twice")
+                    raise InvalidFenError(say("fen_square_twice", square=square))
                 pieces[square] = (side, king)
     if len(fields) > 3:
-        raise InvalidFenError("a FEN has at most two piece lists")
+        raise InvalidFenError(say("fen_internal_too_many_lists"))
     lists: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
     for square, (side, king) in sorted(pieces.items()):
         if not king and side == 0 and square >= 29:
-            raise InvalidFenError(f"a drums man cannot stand on the far row (square {square})")
+            raise InvalidFenError(say("fen_internal_far_row_drums", square=square))
         if not king and side == 1 and square <= 4:
-            raise InvalidFenError(f"a tires man cannot stand on the far row (square {square})")
+            raise InvalidFenError(say("fen_internal_far_row_tires", square=square))
         lists[2 * side + king].append(square)
     for side, name in ((0, "drums"), (1, "tires")):
         count = len(lists[2 * side]) + len(lists[2 * side + 1])
         if count > rules.men_per_side:
             raise InvalidFenError(
-                f"{count} {name} pieces: {rules.name} starts with {rules.men_per_side} a side"
+                say(
+                    f"fen_internal_too_many_{name}",
+                    count=count,
+                    rule_set=rules.name,
+                    n=rules.men_per_side,
+                )
             )
     return lists[0], lists[1], lists[2], lists[3], _SIDES[turn_text]
+
+
+def _reads(token: str) -> bool:
+    """Whether ``squares.parse_square`` reads ``token``."""
+    try:
+        parse_square(token)
+    except EngineError:
+        return False
+    return True
 
 
 def write_fen(

@@ -109,6 +109,18 @@ TEXTS: dict[str, str] = {
         "wrong side to move: White to move, but Black moves first in {rule_set} and all "
         "Black's men still stand on their starting squares"
     ),
+    # The engine's own FEN (``fen.parse_fen``: B the drums, W the tires), when it is wrong.
+    "fen_internal_bad_turn": (
+        "FEN must start with the side to move, B (drums) or W (tires), not '{turn}'"
+    ),
+    "fen_internal_bad_list": "a piece list must start with B or W, not '{field}'",
+    "fen_internal_list_twice": "the {letter} piece list appears twice",
+    "fen_internal_bad_range": "bad square '{item}': bad square range '{range}'",
+    "fen_internal_too_many_lists": "a FEN has at most two piece lists",
+    "fen_internal_far_row_drums": "a drums man cannot stand on the far row (square {square})",
+    "fen_internal_far_row_tires": "a tires man cannot stand on the far row (square {square})",
+    "fen_internal_too_many_drums": "{count} drums pieces: {rule_set} starts with {n} a side",
+    "fen_internal_too_many_tires": "{count} tires pieces: {rule_set} starts with {n} a side",
 }
 
 

@@ -111,6 +111,17 @@ PDN_TEXTS: dict[str, str] = {
         "wrong side to move: White to move, but Black moves first in {rule_set} and all "
         "Black's men still stand on their starting squares"
     ),
+    "fen_internal_bad_turn": N_(
+        "FEN must start with the side to move, B (drums) or W (tires), not '{turn}'"
+    ),
+    "fen_internal_bad_list": N_("a piece list must start with B or W, not '{field}'"),
+    "fen_internal_list_twice": N_("the {letter} piece list appears twice"),
+    "fen_internal_bad_range": N_("bad square '{item}': bad square range '{range}'"),
+    "fen_internal_too_many_lists": N_("a FEN has at most two piece lists"),
+    "fen_internal_far_row_drums": N_("a drums man cannot stand on the far row (square {square})"),
+    "fen_internal_far_row_tires": N_("a tires man cannot stand on the far row (square {square})"),
+    "fen_internal_too_many_drums": N_("{count} drums pieces: {rule_set} starts with {n} a side"),
+    "fen_internal_too_many_tires": N_("{count} tires pieces: {rule_set} starts with {n} a side"),
 }
 
 #: Words a message's params may hold, said in the page's language: the rule sets' names

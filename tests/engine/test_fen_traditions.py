@@ -242,7 +242,49 @@ def test_a_fen_that_is_not_text_has_a_code() -> None:
     assert caught.value.message is not None and caught.value.message.code == "fen_not_string"
 
 
+#: The engine's own FEN (B the drums, W the tires): a FEN, its refusal's code and params.
+INTERNAL_REFUSALS: list[tuple[str, str, str, dict[str, str | int]]] = [
+    ("english", "", "fen_empty", {}),
+    ("english", "X:W21:B1", "fen_internal_bad_turn", {"turn": "X"}),
+    ("english", "B:X21", "fen_internal_bad_list", {"field": "X21"}),
+    ("english", "B:W21:W22", "fen_internal_list_twice", {"letter": "W"}),
+    ("english", "B:W12-1:B20", "fen_internal_bad_range", {"item": "12-1", "range": "12-1"}),
+    ("english", "B:W21::B1", "fen_internal_too_many_lists", {}),
+    ("english", "B:W21:B1,1", "fen_square_twice", {"square": 1}),
+    ("english", "B:W33:B1", "fen_square_range", {"item": "33", "square": "33"}),
+    ("english", "B:WK1-40:B5", "fen_square_range", {"item": "K1-40", "square": "40"}),
+    ("english", "B:Wa2:B1", "fen_light_square", {"item": "a2", "square": "a2"}),
+    ("english", "B:Wzz:B1", "fen_unreadable_square", {"item": "zz", "square": "zz"}),
+    ("english", "B:W21:B30", "fen_internal_far_row_drums", {"square": 30}),
+    ("english", "B:W2:B12", "fen_internal_far_row_tires", {"square": 2}),
+    (
+        "english",
+        "B:W21:B1-13",
+        "fen_internal_too_many_drums",
+        {"count": 13, "rule_set": "English", "n": 12},
+    ),
+    (
+        "english",
+        "B:W9-21:B1",
+        "fen_internal_too_many_tires",
+        {"count": 13, "rule_set": "English", "n": 12},
+    ),
+]
+
+
+@pytest.mark.parametrize(("rule_set", "text", "code", "params"), INTERNAL_REFUSALS)
+def test_each_refusal_of_the_engines_own_fen_has_its_code(
+    rule_set: str, text: str, code: str, params: dict[str, str | int]
+) -> None:
+    with pytest.raises(InvalidFenError) as caught:
+        Board(rule_set, fen=text)
+    message = caught.value.message
+    assert message is not None
+    assert (message.code, message.params) == (code, params)
+    assert str(caught.value) == TEXTS[code].format(**params)
+
+
 def test_every_fen_code_is_the_reason_of_some_refusal() -> None:
     """The cases above cause every FEN message of the engine's table."""
-    caused = {code for _, _, code, _ in CODED_REFUSALS} | {"fen_not_string"}
-    assert caused == {code for code in TEXTS if code.startswith("fen_")}
+    caused = {code for _, _, code, _ in CODED_REFUSALS + INTERNAL_REFUSALS}
+    assert caused | {"fen_not_string"} == {code for code in TEXTS if code.startswith("fen_")}
