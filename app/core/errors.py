@@ -238,6 +238,12 @@ class Error(BaseModel):
     errors: list[ValidationProblem] | None = Field(
         default=None, description="`validation_error`: each place that does not fit."
     )
+    reason: dict[str, Any] | None = Field(
+        default=None,
+        description="`invalid_fen`: why, as a stable `code` (the engine's FEN message, such "
+        "as `fen_square_twice`) and the `params` it names (`square`), for a client that "
+        "says it in its own language.",
+    )
 
     model_config = ConfigDict(
         json_schema_extra={

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .errors import EngineError, InvalidFenError
+from .messages import say
 from .notation import (
     Colour,
     NotationError,
@@ -35,24 +36,32 @@ def _squares(item: str) -> list[int]:
         low_text, _, high_text = item.partition("-")
         low, high = parse_square(low_text), parse_square(high_text)
         if not (low_text.strip().isdigit() and high_text.strip().isdigit()) or low > high:
-            raise InvalidFenError(f"bad square range {item!r}")
+            raise InvalidFenError(say("fen_internal_bad_range", item=item, range=item))
         return list(range(low, high + 1))
     return [parse_square(item)]
+
+
+def _square_code(token: str) -> str:
+    """Why ``squares.parse_square`` refused ``token``: the FEN message's code."""
+    token = token.strip().lower()
+    if token.isascii() and token.isdigit():
+        return "fen_square_range"
+    if len(token) == 2 and token[0] in "abcdefgh" and token[1] in "12345678":
+        return "fen_light_square"
+    return "fen_unreadable_square"
 
 
 def parse_fen(text: str, rules: RuleSet) -> ParsedFen:
     """Read a PDN FEN; raises InvalidFenError saying what is wrong."""
     if not isinstance(text, str):
-        raise InvalidFenError("a FEN must be a string")
+        raise InvalidFenError(say("fen_not_string"))
     body = text.strip().rstrip(".").strip()
     if not body:
-        raise InvalidFenError("empty FEN")
+        raise InvalidFenError(say("fen_empty"))
     fields = body.split(":")
     turn_text = fields[0].strip().upper()
     if turn_text not in _SIDES:
-        raise InvalidFenError(
-            f"FEN must start with the side to move, B (drums) or W (tires), not {fields[0]!r}"
-        )
+        raise InvalidFenError(say("fen_internal_bad_turn", turn=fields[0]))
     pieces: dict[int, tuple[int, bool]] = {}
     seen_sides: set[int] = set()
     for field in fields[1:]:
@@ -61,10 +70,10 @@ def parse_fen(text: str, rules: RuleSet) -> ParsedFen:
             continue
         side_letter = field[0].upper()
         if side_letter not in _SIDES:
-            raise InvalidFenError(f"a piece list must start with B or W, not {field!r}")
+            raise InvalidFenError(say("fen_internal_bad_list", field=field))
         side = _SIDES[side_letter]
         if side in seen_sides:
-            raise InvalidFenError(f"the {side_letter} piece list appears twice")
+            raise InvalidFenError(say("fen_internal_list_twice", letter=side_letter))
         seen_sides.add(side)
         for raw in field[1:].split(","):
             item = raw.strip()
@@ -75,28 +84,49 @@ def parse_fen(text: str, rules: RuleSet) -> ParsedFen:
                 item = item[1:]
             try:
                 squares = _squares(item)
-            except EngineError as exc:
-                raise InvalidFenError(f"bad square {raw.strip()!r}: {exc}") from None
+            except InvalidFenError:
+                coded = say("fen_internal_bad_range", item=raw.strip(), range=item)
+                raise InvalidFenError(coded) from None
+            except EngineError:
+                # The first token that does not read: the item, or a range's low or high end.
+                tokens = item.partition("-")[::2] if "-" in item else (item,)
+                token = next(t for t in tokens if not _reads(t))
+                coded = say(_square_code(token), item=raw.strip(), square=token.strip())
+                raise InvalidFenError(coded) from None
             for square in squares:
                 if square in pieces:
-                    raise InvalidFenError(f"square {square} is given twice")
+                    raise InvalidFenError(say("fen_square_twice", square=square))
                 pieces[square] = (side, king)
     if len(fields) > 3:
-        raise InvalidFenError("a FEN has at most two piece lists")
+        raise InvalidFenError(say("fen_internal_too_many_lists"))
     lists: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
     for square, (side, king) in sorted(pieces.items()):
         if not king and side == 0 and square >= 29:
-            raise InvalidFenError(f"a drums man cannot stand on the far row (square {square})")
+            raise InvalidFenError(say("fen_internal_far_row_drums", square=square))
         if not king and side == 1 and square <= 4:
-            raise InvalidFenError(f"a tires man cannot stand on the far row (square {square})")
+            raise InvalidFenError(say("fen_internal_far_row_tires", square=square))
         lists[2 * side + king].append(square)
     for side, name in ((0, "drums"), (1, "tires")):
         count = len(lists[2 * side]) + len(lists[2 * side + 1])
         if count > rules.men_per_side:
             raise InvalidFenError(
-                f"{count} {name} pieces: {rules.name} starts with {rules.men_per_side} a side"
+                say(
+                    f"fen_internal_too_many_{name}",
+                    count=count,
+                    rule_set=rules.name,
+                    n=rules.men_per_side,
+                )
             )
     return lists[0], lists[1], lists[2], lists[3], _SIDES[turn_text]
+
+
+def _reads(token: str) -> bool:
+    """Whether ``squares.parse_square`` reads ``token``."""
+    try:
+        parse_square(token)
+    except EngineError:
+        return False
+    return True
 
 
 def write_fen(
@@ -186,20 +216,20 @@ def read(rule_set: str | RuleSet, text: str) -> Position:
     rules = get_rule_set(rule_set)
     trad = tradition(rules)
     if not isinstance(text, str):
-        raise InvalidFenError("a FEN must be a string")
+        raise InvalidFenError(say("fen_not_string"))
     body = text.strip()
     wrapped = _WRAPPED.match(body)
     if wrapped:
         body = wrapped.group(1).strip()
     body = body.rstrip(".").strip()
     if not body:
-        raise InvalidFenError("empty FEN")
+        raise InvalidFenError(say("fen_empty"))
     fields = [f.strip() for f in body.split(":")]
     turn_text = fields[0].upper()
     if turn_text not in ("W", "B"):
+        first = trad.first_mover.value.lower()
         raise InvalidFenError(
-            f"a FEN starts with the side to move, W or B, not {fields[0]!r} "
-            f"({rules.name}: {trad.first_mover.value} moves first)"
+            say(f"fen_bad_turn_{first}_first", turn=fields[0], rule_set=rules.name)
         )
     colours = {"W": Colour.WHITE, "B": Colour.BLACK}
     turn = trad.side(colours[turn_text])
@@ -208,7 +238,7 @@ def read(rule_set: str | RuleSet, text: str) -> Position:
     counters: dict[str, int] = {}
 
     def name(square: int) -> str:
-        return _square_text(rules, square)
+        return format_square(rules, square)
 
     for field in fields[1:]:
         if not field:
@@ -217,18 +247,16 @@ def read(rule_set: str | RuleSet, text: str) -> Position:
         if counter:
             letter = counter.group(1).upper()
             if letter in counters:
-                raise InvalidFenError(f"the {letter} counter appears twice")
+                raise InvalidFenError(say("fen_counter_twice", letter=letter))
             counters[letter] = int(counter.group(2))
             continue
         letter = field[0].upper()
         if letter not in colours:
-            raise InvalidFenError(
-                f"a piece list starts with W or B (or a counter H or F), not {field!r}"
-            )
+            raise InvalidFenError(say("fen_bad_list", field=field))
         if letter in seen:
-            raise InvalidFenError(f"the {colours[letter].value} piece list appears twice")
+            raise InvalidFenError(say(f"fen_list_twice_{colours[letter].value.lower()}"))
         if counters:
-            raise InvalidFenError("the piece lists come before the H and F counters")
+            raise InvalidFenError(say("fen_counters_last"))
         seen.add(letter)
         side = trad.side(colours[letter])
         for raw in field[1:].split(","):
@@ -240,19 +268,24 @@ def read(rule_set: str | RuleSet, text: str) -> Position:
                 item = item[1:].strip()
             try:
                 squares = _tradition_squares(rules, item)
-            except (NotationError, InvalidFenError) as exc:
-                raise InvalidFenError(f"bad square {raw.strip()!r}: {exc}") from None
+            except NotationError as exc:
+                code = _SQUARE_CODES.get(exc.kind, "fen_unreadable_square")
+                raise InvalidFenError(say(code, item=raw.strip(), square=exc.square)) from None
+            except InvalidFenError as exc:
+                if exc.message is None:
+                    raise
+                # A range's reason, said of the item it is in.
+                raise InvalidFenError(say(exc.message.code, item=raw.strip())) from None
             for square in squares:
                 if square in pieces:
                     other = pieces[square][0]
-                    if other is side:
-                        raise InvalidFenError(f"{name(square)} is given twice")
-                    raise InvalidFenError(f"square {name(square)} is given to both White and Black")
+                    code = "fen_square_twice" if other is side else "fen_square_both"
+                    raise InvalidFenError(say(code, square=name(square)))
                 pieces[square] = (side, king)
     if not seen:
-        raise InvalidFenError("a FEN lists the pieces after the side to move: W... and B...")
+        raise InvalidFenError(say("fen_no_pieces"))
     if counters.get("F") == 0:
-        raise InvalidFenError("the full-move number F starts at 1")
+        raise InvalidFenError(say("fen_move_number_zero"))
 
     position = Position(
         rules.key,
@@ -275,18 +308,20 @@ def _tradition_squares(rules: RuleSet, item: str) -> list[int]:
         if not re.fullmatch(r"[0-9]+", low_text.strip() + high_text.strip()) or not (
             low_text.strip() and high_text.strip()
         ):
-            raise InvalidFenError("a range joins two square numbers, as in 1-12")
+            raise InvalidFenError(say("fen_range_numbers", item=item))
         low, high = int(low_text), int(high_text)
         if not 1 <= low <= high <= 32:
-            raise InvalidFenError("a range runs upwards between squares 1-32")
+            raise InvalidFenError(say("fen_range_order", item=item))
         return [tradition_square(rules, str(n)) for n in range(low, high + 1)]
     return [tradition_square(rules, item)]
 
 
-def _square_text(rules: RuleSet, square: int) -> str:
-    """A square for a message: ``square 22`` or ``c3``."""
-    text = format_square(rules, square)
-    return f"square {text}" if text.isdigit() else text
+#: NotationError kinds -> the FEN message for a square that cannot be read.
+_SQUARE_CODES = {
+    "range": "fen_square_range",
+    "light": "fen_light_square",
+    "unreadable": "fen_unreadable_square",
+}
 
 
 def _check_consistent(rules: RuleSet, position: Position) -> None:
@@ -294,15 +329,14 @@ def _check_consistent(rules: RuleSet, position: Position) -> None:
     trad = tradition(rules)
 
     def colour(side: Side) -> str:
-        return trad.colour(side).value
+        return trad.colour(side).value.lower()
 
     crowning = {Side.DRUMS: range(29, 33), Side.TIRES: range(1, 5)}
     for side, men in ((Side.DRUMS, position.drums), (Side.TIRES, position.tires)):
         for square in sorted(men):
             if square in crowning[side]:
                 raise InvalidFenError(
-                    f"a {colour(side)} man on {_square_text(rules, square)}, its crowning "
-                    "row: only a king can stand there"
+                    say(f"fen_crowning_{colour(side)}", square=format_square(rules, square))
                 )
     n = rules.men_per_side
     for side, men, kings in (
@@ -311,18 +345,20 @@ def _check_consistent(rules: RuleSet, position: Position) -> None:
     ):
         if len(men) + len(kings) > n:
             raise InvalidFenError(
-                f"{len(men) + len(kings)} {colour(side)} pieces: {rules.name} starts with "
-                f"{n} a side"
+                say(
+                    f"fen_too_many_{colour(side)}",
+                    count=len(men) + len(kings),
+                    rule_set=rules.name,
+                    n=n,
+                )
             )
     # The drums move first, so the tires are never to move while every drums man still
     # stands on its starting square (a man cannot go back): the usual sign of a FEN
     # written in another tradition's colours.
     n_start = frozenset(range(1, n + 1))
     if position.turn is Side.TIRES and position.drums == n_start and not position.drum_kings:
-        first, second = colour(Side.DRUMS), colour(Side.TIRES)
         raise InvalidFenError(
-            f"wrong side to move: {second} to move, but {first} moves first in {rules.name} "
-            f"and all {first}'s men still stand on their starting squares"
+            say(f"fen_wrong_turn_{colour(Side.DRUMS)}_first", rule_set=rules.name)
         )
 
 

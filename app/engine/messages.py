@@ -1,4 +1,4 @@
-"""The engine's reports on recorded games, each under a stable code with named parameters.
+"""The engine's reports on recorded games and FENs, each under a stable code with named parameters.
 
 A reader's note or a reason a game cannot be replayed is a ``Message``: its ``code`` and
 ``params`` are the data (a caller may say them in any words), its ``text`` the English
@@ -52,6 +52,7 @@ TEXTS: dict[str, str] = {
     "unreadable_text": "cannot read '{text}': not a move, a move number or a result",
     "variation_not_closed": "this variation is never closed",
     "unknown_gametype": "GameType '{gametype}' is not a rule set of this service: {known}",
+    # ``reason`` is the FEN message's code, its params beside ``detail`` (its English).
     "bad_fen": "the FEN tag: {detail}",
     "move_empty": "empty move text",
     "move_square_range": "cannot read move '{move}': no square {square}: squares are numbered 1-32",
@@ -65,6 +66,61 @@ TEXTS: dict[str, str] = {
     "move_ambiguous": "{move} matches {count} moves; give the landing squares in order: {moves}",
     "move_not_capture": "{move} is written as a capture, which it is not: write {plain}",
     "move_illegal": "{move} is not legal here; legal moves: {legal}",
+    # Why a FEN cannot be read, or cannot be a position of the rule set (``fen.read``).
+    "fen_not_string": "a FEN must be a string",
+    "fen_empty": "empty FEN",
+    "fen_bad_turn_white_first": (
+        "a FEN starts with the side to move, W or B, not '{turn}' ({rule_set}: White moves first)"
+    ),
+    "fen_bad_turn_black_first": (
+        "a FEN starts with the side to move, W or B, not '{turn}' ({rule_set}: Black moves first)"
+    ),
+    "fen_counter_twice": "the {letter} counter appears twice",
+    "fen_bad_list": "a piece list starts with W or B (or a counter H or F), not '{field}'",
+    "fen_list_twice_white": "the White piece list appears twice",
+    "fen_list_twice_black": "the Black piece list appears twice",
+    "fen_counters_last": "the piece lists come before the H and F counters",
+    "fen_square_range": "bad square '{item}': no square {square}: squares are numbered 1-32",
+    "fen_light_square": (
+        "bad square '{item}': {square} is a light square; pieces stand only on dark squares"
+    ),
+    "fen_unreadable_square": (
+        "bad square '{item}': cannot read square '{square}': use 1-32 or a1-h8"
+    ),
+    "fen_range_numbers": "bad square '{item}': a range joins two square numbers, as in 1-12",
+    "fen_range_order": "bad square '{item}': a range runs upwards between squares 1-32",
+    "fen_square_twice": "square {square} is given twice",
+    "fen_square_both": "square {square} is given to both White and Black",
+    "fen_no_pieces": "a FEN lists the pieces after the side to move: W... and B...",
+    "fen_move_number_zero": "the full-move number F starts at 1",
+    "fen_crowning_white": (
+        "a White man on square {square}, its crowning row: only a king can stand there"
+    ),
+    "fen_crowning_black": (
+        "a Black man on square {square}, its crowning row: only a king can stand there"
+    ),
+    "fen_too_many_white": "{count} White pieces: {rule_set} starts with {n} a side",
+    "fen_too_many_black": "{count} Black pieces: {rule_set} starts with {n} a side",
+    "fen_wrong_turn_white_first": (
+        "wrong side to move: Black to move, but White moves first in {rule_set} and all "
+        "White's men still stand on their starting squares"
+    ),
+    "fen_wrong_turn_black_first": (
+        "wrong side to move: White to move, but Black moves first in {rule_set} and all "
+        "Black's men still stand on their starting squares"
+    ),
+    # The engine's own FEN (``fen.parse_fen``: B the drums, W the tires), when it is wrong.
+    "fen_internal_bad_turn": (
+        "FEN must start with the side to move, B (drums) or W (tires), not '{turn}'"
+    ),
+    "fen_internal_bad_list": "a piece list must start with B or W, not '{field}'",
+    "fen_internal_list_twice": "the {letter} piece list appears twice",
+    "fen_internal_bad_range": "bad square '{item}': bad square range '{range}'",
+    "fen_internal_too_many_lists": "a FEN has at most two piece lists",
+    "fen_internal_far_row_drums": "a drums man cannot stand on the far row (square {square})",
+    "fen_internal_far_row_tires": "a tires man cannot stand on the far row (square {square})",
+    "fen_internal_too_many_drums": "{count} drums pieces: {rule_set} starts with {n} a side",
+    "fen_internal_too_many_tires": "{count} tires pieces: {rule_set} starts with {n} a side",
 }
 
 

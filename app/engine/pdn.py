@@ -487,7 +487,11 @@ def replay(game: ParsedGame, *, default_rule_set: str = "english") -> ReplayRepo
         try:
             start = read_fen(rule_set, fen_text)
         except InvalidFenError as exc:
-            return fail_at(*game.tag_place("FEN"), 0, fen_text, say("bad_fen", detail=str(exc)))
+            # The FEN's own code and params ride along, for a caller that says it in words.
+            why = say("bad_fen", detail=str(exc))
+            if exc.message is not None:
+                why = say("bad_fen", detail=str(exc), reason=exc.message.code, **exc.message.params)
+            return fail_at(*game.tag_place("FEN"), 0, fen_text, why)
         board = Board.from_position(start)
     else:
         board = Board(rule_set)

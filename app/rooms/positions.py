@@ -33,7 +33,9 @@ def read_start(rule_set: str, text: str) -> StartPosition:
     try:
         position = fen.read(rule_set, text)
     except InvalidFenError as exc:
-        raise errors.InvalidFen(f"invalid start position: {exc}") from None
+        # `reason` is the engine's code and params: what a page says in its language.
+        reason = {"code": exc.message.code, "params": exc.message.params} if exc.message else None
+        raise errors.InvalidFen(f"invalid start position: {exc}", reason=reason) from None
     board = Board.from_position(position)
     trad = tradition(rule_set)
     for side in Side:

@@ -144,6 +144,7 @@ def home(request: Request) -> HTMLResponse:
             {
                 "rule_sets": [rule_set_out(r).model_dump() for r in RULE_SETS.values()],
                 "default_rule_set": DEFAULT_RULE_SET[tr.tag],
+                "pdn_texts": texts_for(tr),
                 "levels": [
                     {"value": level.value, "title": level.title, "difficulty": tr._(difficulty)}
                     for level in Level

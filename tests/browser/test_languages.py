@@ -226,6 +226,79 @@ def test_the_import_pages_say_the_readers_notes_and_failures_in_russian(
     page.context.close()
 
 
+BAD_FEN_TAG = """[GameType "25"]
+[FEN "W:Wc3,c3:Bf6"]
+1. c3-d4 *
+
+[GameType "99"]
+1. 11-15 *
+"""
+
+
+def test_the_import_page_says_a_bad_fen_tag_and_an_unknown_gametype_in_russian(
+    browser: Any, server: str
+) -> None:
+    """The FEN tag's own reason, and the known GameTypes' rule-set names, in Russian."""
+    from playwright.sync_api import expect
+
+    from app.engine.pdn import known_gametypes
+    from app.imports.texts import PDN_TEXTS
+
+    tr = translator("ru")
+    detail = tr._(PDN_TEXTS["fen_square_twice"], square="c3")
+    reason = tr._(PDN_TEXTS["bad_fen"], detail=detail)
+    assert detail != PDN_TEXTS["fen_square_twice"].format(square="c3")
+    known = known_gametypes()
+    for name in RULE_SET_NAMES.values():
+        known = known.replace(f"({name})", f"({tr._(name)})")
+    unknown = tr._(PDN_TEXTS["unknown_gametype"], gametype="99", known=known)
+    assert "(Русские)" in unknown
+    page = _page(browser, "ru")
+    page.goto(server + "/import")
+    page.locator("#pdn-text").fill(BAD_FEN_TAG)
+    page.get_by_role("button", name=tr._("Import")).click()
+    failed = page.locator(".import-game.failed")
+    expect(failed).to_have_count(2, timeout=WAIT)
+    expect(failed.nth(0)).to_contain_text(reason)
+    expect(failed.nth(1)).to_contain_text(unknown)
+    assert page.errors == []
+    page.context.close()
+
+
+def test_the_home_page_says_why_a_start_position_is_refused_in_russian(
+    browser: Any, server: str
+) -> None:
+    """The API's detail is English; the page says the engine's reason by its code."""
+    from playwright.sync_api import expect
+
+    from app.imports.texts import PDN_TEXTS
+
+    tr = translator("ru")
+    page = _page(browser, "ru")
+    page.goto(server + "/")
+    page.locator("#create-form summary").click()
+    error = page.locator("#create-form .form-error")
+    for text, detail in (
+        ("W:Wc3,c3:Bf6", tr._(PDN_TEXTS["fen_square_twice"], square="c3")),
+        (
+            "W:Wc3:Ba7,c7,e7,g7,b8,d8,f8,h8,b6,d6,f6,h6,a5",
+            tr._(PDN_TEXTS["fen_too_many_black"], count=13, rule_set=tr._("Russian"), n=12),
+        ),
+    ):
+        page.locator("#create-fen").fill(text)
+        page.get_by_role("button", name=tr._("Create a room")).click()
+        expect(error).to_have_text(
+            tr._(
+                "That start position cannot be read as a FEN of this rule set: {detail}",
+                detail=detail,
+            ),
+            timeout=WAIT,
+        )
+    assert "Русские" in error.inner_text()
+    assert page.errors == []
+    page.context.close()
+
+
 def _shown_titles(page: Any, cdp: Any, registration: str, origin: str, data: str) -> list[str]:
     """Deliver a push message to the page's service worker and read back the titles of
     the notifications it shows."""

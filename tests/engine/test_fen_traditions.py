@@ -7,6 +7,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from app.engine import RULE_SETS, Board, InvalidFenError, Position, Side, fen
+from app.engine.messages import TEXTS
 
 ALL = tuple(RULE_SETS)
 START_FENS = {
@@ -140,7 +141,7 @@ def test_ranges_and_kings() -> None:
             "B:W21-32:B1-11,13",
             "wrong side to move: Black to move, but White moves first in Italian",
         ),
-        ("russian", "W:Wb8:Ba1", "a White man on b8, its crowning row"),
+        ("russian", "W:Wb8:Ba1", "a White man on square b8, its crowning row"),
         ("english", "B:W20:B29", "a Black man on square 29, its crowning row"),
         ("italian", "W:W1:B30", "a White man on square 1, its crowning row"),
         ("spanish", "W:W20:B1", "a Black man on square 1, its crowning row"),
@@ -177,3 +178,113 @@ def test_odds_positions_with_the_first_mover_to_move_are_accepted() -> None:
     # Black (first) gives a man: the second mover's army is unmoved, Black still to move.
     position = fen.read("english", "B:W21-32:B1-11")
     assert position.turn is Side.DRUMS and len(position.drums) == 11
+
+
+#: Each of the reader's refusals: a FEN that causes it, its code and params.
+CODED_REFUSALS: list[tuple[str, str, str, dict[str, str | int]]] = [
+    ("russian", "", "fen_empty", {}),
+    ("russian", "X:Wc3:Bf6", "fen_bad_turn_white_first", {"turn": "X", "rule_set": "Russian"}),
+    ("english", "X:W1:B2", "fen_bad_turn_black_first", {"turn": "X", "rule_set": "English"}),
+    ("russian", "W:Wc3:Bf6:H1:H2", "fen_counter_twice", {"letter": "H"}),
+    ("russian", "W:Xc3", "fen_bad_list", {"field": "Xc3"}),
+    ("russian", "W:Wc3:Wd4", "fen_list_twice_white", {}),
+    ("english", "B:B1:B2", "fen_list_twice_black", {}),
+    ("russian", "W:H1:Wc3", "fen_counters_last", {}),
+    ("english", "B:W33:B1", "fen_square_range", {"item": "33", "square": "33"}),
+    ("russian", "W:Wc4:Bf6", "fen_light_square", {"item": "c4", "square": "c4"}),
+    ("russian", "W:Wz9:Bf6", "fen_unreadable_square", {"item": "z9", "square": "z9"}),
+    ("english", "B:W1-x:B5", "fen_range_numbers", {"item": "1-x"}),
+    ("english", "B:W12-1:B20", "fen_range_order", {"item": "12-1"}),
+    ("russian", "W:Wc3,c3:Bf6", "fen_square_twice", {"square": "c3"}),
+    ("english", "B:W15:B15", "fen_square_both", {"square": "15"}),
+    ("russian", "W", "fen_no_pieces", {}),
+    ("russian", "W:Wc3:Bf6:F0", "fen_move_number_zero", {}),
+    ("russian", "W:Wb8:Ba1", "fen_crowning_white", {"square": "b8"}),
+    ("english", "B:W20:B29", "fen_crowning_black", {"square": "29"}),
+    (
+        "english",
+        "B:W20-32:B1",
+        "fen_too_many_white",
+        {"count": 13, "rule_set": "English", "n": 12},
+    ),
+    (
+        "russian",
+        "W:Wc3:Ba7,c7,e7,g7,b8,d8,f8,h8,b6,d6,f6,h6,a5",
+        "fen_too_many_black",
+        {"count": 13, "rule_set": "Russian", "n": 12},
+    ),
+    (
+        "russian",
+        "B:W21-32:B1-12",
+        "fen_wrong_turn_white_first",
+        {"rule_set": "Russian"},
+    ),
+    ("english", "W:W21-32:B1-12", "fen_wrong_turn_black_first", {"rule_set": "English"}),
+]
+
+
+@pytest.mark.parametrize(("rule_set", "text", "code", "params"), CODED_REFUSALS)
+def test_each_refusal_has_its_code_and_params(
+    rule_set: str, text: str, code: str, params: dict[str, str | int]
+) -> None:
+    """The error's text is the engine table's English for its code, filled from its params."""
+    with pytest.raises(InvalidFenError) as caught:
+        fen.read(rule_set, text)
+    message = caught.value.message
+    assert message is not None
+    assert (message.code, message.params) == (code, params)
+    assert str(caught.value) == TEXTS[code].format(**params)
+
+
+def test_a_fen_that_is_not_text_has_a_code() -> None:
+    with pytest.raises(InvalidFenError) as caught:
+        fen.read("english", 12)  # type: ignore[arg-type]
+    assert caught.value.message is not None and caught.value.message.code == "fen_not_string"
+
+
+#: The engine's own FEN (B the drums, W the tires): a FEN, its refusal's code and params.
+INTERNAL_REFUSALS: list[tuple[str, str, str, dict[str, str | int]]] = [
+    ("english", "", "fen_empty", {}),
+    ("english", "X:W21:B1", "fen_internal_bad_turn", {"turn": "X"}),
+    ("english", "B:X21", "fen_internal_bad_list", {"field": "X21"}),
+    ("english", "B:W21:W22", "fen_internal_list_twice", {"letter": "W"}),
+    ("english", "B:W12-1:B20", "fen_internal_bad_range", {"item": "12-1", "range": "12-1"}),
+    ("english", "B:W21::B1", "fen_internal_too_many_lists", {}),
+    ("english", "B:W21:B1,1", "fen_square_twice", {"square": 1}),
+    ("english", "B:W33:B1", "fen_square_range", {"item": "33", "square": "33"}),
+    ("english", "B:WK1-40:B5", "fen_square_range", {"item": "K1-40", "square": "40"}),
+    ("english", "B:Wa2:B1", "fen_light_square", {"item": "a2", "square": "a2"}),
+    ("english", "B:Wzz:B1", "fen_unreadable_square", {"item": "zz", "square": "zz"}),
+    ("english", "B:W21:B30", "fen_internal_far_row_drums", {"square": 30}),
+    ("english", "B:W2:B12", "fen_internal_far_row_tires", {"square": 2}),
+    (
+        "english",
+        "B:W21:B1-13",
+        "fen_internal_too_many_drums",
+        {"count": 13, "rule_set": "English", "n": 12},
+    ),
+    (
+        "english",
+        "B:W9-21:B1",
+        "fen_internal_too_many_tires",
+        {"count": 13, "rule_set": "English", "n": 12},
+    ),
+]
+
+
+@pytest.mark.parametrize(("rule_set", "text", "code", "params"), INTERNAL_REFUSALS)
+def test_each_refusal_of_the_engines_own_fen_has_its_code(
+    rule_set: str, text: str, code: str, params: dict[str, str | int]
+) -> None:
+    with pytest.raises(InvalidFenError) as caught:
+        Board(rule_set, fen=text)
+    message = caught.value.message
+    assert message is not None
+    assert (message.code, message.params) == (code, params)
+    assert str(caught.value) == TEXTS[code].format(**params)
+
+
+def test_every_fen_code_is_the_reason_of_some_refusal() -> None:
+    """The cases above cause every FEN message of the engine's table."""
+    caused = {code for _, _, code, _ in CODED_REFUSALS + INTERNAL_REFUSALS}
+    assert caused | {"fen_not_string"} == {code for code in TEXTS if code.startswith("fen_")}

@@ -20,7 +20,7 @@ from app.engine.errors import IllegalMoveError
 from app.engine.notation import parse_move
 from app.i18n import translator
 from app.imports.models import ImportedGame
-from app.imports.texts import PDN_TEXTS, texts_for
+from app.imports.texts import PDN_TEXTS, WORDS, texts_for
 
 # Game 1: a Result tag that is not a PDN result (read as *); game 2 fails on "hello"
 # (line 6, column 10).
@@ -111,18 +111,18 @@ def test_the_pages_carry_the_messages_in_the_readers_language(client: TestClient
         page = client.get(url, headers=ru)
         assert page.status_code == 200
         table = _pdn_texts(page.text)
-        assert set(table) == set(PDN_TEXTS)
+        assert set(table) == set(PDN_TEXTS) | {f"word:{w}" for w in WORDS}
         assert table["result_not_pdn"] == "Result '{tag}' — не результат PDN; прочитан как *"
         assert table["unreadable_text"].startswith("не удаётся прочитать '{text}'")
     english = _pdn_texts(client.get("/import", headers={"Accept-Language": "en"}).text)
-    assert english == PDN_TEXTS
+    assert english == PDN_TEXTS | {f"word:{w}": w for w in WORDS}
 
 
 def test_each_language_has_its_own_message_for_each_code() -> None:
     english = texts_for(translator("en"))
     for tag in ("pt-BR", "ru", "es", "it", "th"):
         table = texts_for(translator(tag))
-        assert set(table) == set(PDN_TEXTS)
+        assert set(table) == set(PDN_TEXTS) | {f"word:{w}" for w in WORDS}
         # Every message differs from the English: none was left untranslated.
         same = {code for code in table if table[code] == english[code]}
         assert same == set(), f"{tag}: {sorted(same)}"
@@ -142,3 +142,16 @@ def test_a_note_stored_before_notes_had_codes_is_still_served(
     assert stored["notes"] == [{**old[0], "code": None, "params": {}}]
     page = client.get(one["url"], headers={"Accept-Language": "ru"})
     assert page.status_code == 200
+
+
+def test_a_bad_fen_tag_is_explained_in_the_readers_language(client: TestClient) -> None:
+    """The FEN tag's own reason rides in the failure's params (`reason` and its params),
+    and the Russian page's table has the words for it."""
+    pdn = '[GameType "25"]\n[FEN "W:Wc3,c3:Bf6"]\n1. c3-d4 *\n'
+    failure = post(client, pdn).json()["games"][0]["failure"]
+    assert failure["code"] == "bad_fen"
+    assert failure["params"]["reason"] == "fen_square_twice"
+    assert failure["params"]["square"] == "c3"
+    table = _pdn_texts(client.get("/import", headers={"Accept-Language": "ru"}).text)
+    assert table["fen_square_twice"] == "поле {square} указано дважды"
+    assert table["bad_fen"] == "тег FEN: {detail}"

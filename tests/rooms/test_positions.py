@@ -98,7 +98,7 @@ def test_the_invitee_sees_the_position_and_who_moves_first(api: Api) -> None:
             "invalid start position: wrong side to move: Black to move, but White moves "
             "first in Russian",
         ),
-        ("russian", "W:W1:BK30", "invalid_fen", "a White man on b8, its crowning row"),
+        ("russian", "W:W1:BK30", "invalid_fen", "a White man on square b8, its crowning row"),
         ("russian", "W:W21,21:B1", "invalid_fen", "a3 is given twice"),
         ("english", "hello", "invalid_fen", "a FEN starts with the side to move"),
         ("english", "B:W8,11:B4", "position_decided", "Black, to move, has no legal move"),
@@ -236,3 +236,16 @@ def test_moves_typed_in_the_tradition(api: Api) -> None:
     }
     ok = typed(api, russian, russian.joiner, "f6-g5", 1)
     assert ok.status_code == 200 and ok.json()["game"]["moves"][1]["numeric"] == "11-16"
+
+
+def test_a_refused_start_position_says_why_by_code(api: Api) -> None:
+    """Both routes give the engine's FEN code and params beside the English detail, for a
+    page that says the reason in its reader's language."""
+    for url, body in (
+        ("/api/rooms", {"rule_set": "russian", "fen": "W:W21,21:B1"}),
+        ("/api/computer-games", {"rule_set": "russian", "fen": "W:W21,21:B1", "level": "tamer"}),
+    ):
+        r = api.client.post(url, json=body)
+        assert r.status_code == 422, r.text
+        assert r.json()["code"] == "invalid_fen"
+        assert r.json()["reason"] == {"code": "fen_square_twice", "params": {"square": "a3"}}

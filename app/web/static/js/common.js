@@ -1,5 +1,5 @@
 // Shared helpers of the pages: same-origin requests, durations, this browser's rooms.
-import { lang, nt, t } from "./i18n.js";
+import { coded, lang, nt, t } from "./i18n.js";
 
 /** POST JSON to a same-origin page endpoint; resolves to the JSON answer or throws an
  * Error whose message is a plain sentence for the reader (`plainError`). */
@@ -85,7 +85,9 @@ export function plainError(data) {
         moves: (data.candidates || []).join(", "),
       });
     case "invalid_fen":
-      return t("That start position cannot be read as a FEN of this rule set: {detail}", { detail: data.detail });
+      return t("That start position cannot be read as a FEN of this rule set: {detail}", {
+        detail: coded(data.reason?.code, data.reason?.params, data.detail),
+      });
     case "position_decided":
       return t("Nothing is left to play from that position.");
     case "draw_offer_limit":

@@ -39,7 +39,18 @@ let codedTexts;
 export function coded(code, params, english) {
   codedTexts ??= JSON.parse(document.getElementById("pdn-texts")?.textContent || "{}");
   const found = code ? codedTexts[code] : undefined;
-  return typeof found === "string" && found ? fill(found, params) : english;
+  if (typeof found !== "string" || !found) return english;
+  const said = { ...params };
+  // A `reason` naming a code (a FEN tag's own error) is said too, as the `detail`.
+  if (said.reason && codedTexts[said.reason]) {
+    const { reason, detail, ...own } = said;
+    said.detail = coded(reason, own, detail);
+  }
+  // Rule-set names, alone or in a list ("21 (English), 25 (Russian)"), in the language.
+  const word = (name) => codedTexts[`word:${name}`] || name;
+  if (typeof said.rule_set === "string") said.rule_set = word(said.rule_set);
+  if (typeof said.known === "string") said.known = said.known.replace(/\(([^)]+)\)/g, (_, name) => `(${word(name)})`);
+  return fill(found, said);
 }
 
 /** The message in the page's language. */
