@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -107,3 +108,20 @@ def test_the_setting_off_starts_no_build(
         assert r.status_code == 200, r.text
         wait_for(client, room_id, lambda v: v["game"]["ply"] == 2)
     assert not tables_dir.exists()
+
+
+def test_the_command_waits_for_a_build_already_running(tables_dir: Path) -> None:
+    from app.cli import main
+
+    done: list[int] = []
+    command = ["egdb", "build", "english", "--pieces", "2", "--dir", str(tables_dir), "--quiet"]
+    with egdb.build_lock(tables_dir) as held:
+        assert held
+        worker = threading.Thread(target=lambda: done.append(main(command)))
+        worker.start()
+        worker.join(1.0)
+        assert worker.is_alive() and not done  # waiting for the lock
+        assert not egdb.built("english", 2, tables_dir)
+    worker.join(30)
+    assert done == [0]
+    assert egdb.built("english", 2, tables_dir)
