@@ -116,7 +116,7 @@ class TranspositionTable:
     def bucket(self, state: State) -> int:
         """The index of the state's bucket."""
         own, opp, kings, turn = state
-        # ``turn`` carries the plain king plies too (see ``tt_key``): at most 41 << 53,
+        # ``turn`` carries the plain king plies too (see ``tt_key``): below 40 << 53,
         # so the hash stays a machine integer in the compiled build.
         return (own ^ (opp << 17) ^ (kings << 7) ^ (turn << 53)) % self.buckets
 
