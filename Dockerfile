@@ -44,7 +44,9 @@ COPY migrations ./migrations
 # about 10 minutes of CPU for the six rule sets, 4.4 MB, read by the service's processes.
 ARG EGDB_PIECES=4
 ENV CHECKERS_EGDB_DIR=/srv/checkers/egdb
-RUN if [ "$EGDB_PIECES" -gt 1 ]; then checkers egdb build all --pieces "$EGDB_PIECES" --quiet; fi
+# The directory is the service's, so it can build what is missing on first use (README).
+RUN if [ "$EGDB_PIECES" -gt 1 ]; then checkers egdb build all --pieces "$EGDB_PIECES" --quiet; fi \
+    && mkdir -p "$CHECKERS_EGDB_DIR" && chown checkers "$CHECKERS_EGDB_DIR"
 
 USER checkers
 ENV HOST=0.0.0.0 PORT=8000

@@ -8,6 +8,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 
@@ -170,9 +171,22 @@ class _ProgressBar:
         sys.stderr.flush()
 
 
-def _cmd_egdb_build(args: argparse.Namespace) -> int:
-    from pathlib import Path
+def _build_locked(
+    key: str, args: argparse.Namespace, directory: Path, bar: _ProgressBar | None
+) -> dict[int, float]:
+    """Build under the tables directory's lock: after a build already running (the
+    service's on first use, say), whose files are then reused."""
+    from app.ai import egdb
 
+    with egdb.build_lock(directory) as held:
+        if held:
+            return egdb.build(key, args.pieces, directory, progress=bar, rebuild=args.rebuild)[1]
+    print(f"{key}: waiting for the build running in {directory}", file=sys.stderr)
+    with egdb.build_lock(directory, wait=True):
+        return egdb.build(key, args.pieces, directory, progress=bar, rebuild=args.rebuild)[1]
+
+
+def _cmd_egdb_build(args: argparse.Namespace) -> int:
     from app.ai import egdb
     from app.engine import RULE_SETS
 
@@ -185,7 +199,7 @@ def _cmd_egdb_build(args: argparse.Namespace) -> int:
     for key in keys:
         bar = None if args.quiet else _ProgressBar(key)
         try:
-            _, timings = egdb.build(key, args.pieces, directory, progress=bar, rebuild=args.rebuild)
+            timings = _build_locked(key, args, directory, bar)
         except (egdb.EgdbError, OSError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2

@@ -25,6 +25,9 @@ from app.rooms import models as _rooms  # noqa: F401
 # In-process test clients ask for the host `testserver`; every app the tests build (and
 # the servers they start, which inherit the environment) answers to it as well.
 os.environ.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+# No endgame table is built behind a test's back (servers the tests start inherit this);
+# tests/computer/test_egdb_on_use.py turns it on where it is tested.
+os.environ.setdefault("EGDB_BUILD_ON_USE", "false")
 
 DEFAULT_TEST_DATABASE_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TABLES = (
@@ -162,4 +165,5 @@ def settings(database: Database) -> Settings:
         public_url="http://checkers.test",
         rate_limit_enabled=False,  # tests/security checks the limits with their own apps
         remind_before_seconds=0,  # tests/notify turns the reminder on where it is tested
+        egdb_build_on_use=False,  # no endgame table built unless a test asks for it
     )

@@ -32,6 +32,7 @@ position, at the cost of some unused numbers where groups overlap. One byte per 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -629,6 +630,49 @@ def build(
     return Tables(rule_set, pieces, data), timings
 
 
+LOCK_NAME = "build.lock"
+"""The file in the tables directory that a build holds locked (one build at a time)."""
+
+
+@contextlib.contextmanager
+def build_lock(directory: Path | None = None, *, wait: bool = False) -> Iterator[bool]:
+    """Hold the directory's build lock for the block; yields whether it is held (False:
+    another build holds it and ``wait`` is off). The lock is the operating system's
+    (``flock``), so a build that dies leaves no stale lock behind."""
+    import fcntl  # POSIX only, like the priority the background build lowers
+
+    where = default_dir() if directory is None else directory
+    where.mkdir(parents=True, exist_ok=True)
+    with open(where / LOCK_NAME, "a+b") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def built(rules: RuleSet | str, pieces: int, directory: Path | None = None) -> bool:
+    """Whether the table of exactly ``pieces`` pieces of the rule set is on disk (its
+    smaller ones are built before it)."""
+    where = default_dir() if directory is None else directory
+    return (where / file_name(get_rule_set(rules), pieces)).exists()
+
+
+def build_unless_busy(rules: RuleSet | str, pieces: int, directory: Path | None = None) -> bool:
+    """Build the tables of up to ``pieces`` pieces under the directory's build lock,
+    unless another build holds it; returns whether this call built anything. Tables
+    already on disk are reused, so a second caller after the first finds nothing to do."""
+    with build_lock(directory) as held:
+        if not held or built(rules, pieces, directory):
+            return False
+        build(rules, pieces, directory)
+        return True
+
+
 _LOADED: dict[str, tuple[Tables | None, float]] = {}
 _LOOK_AGAIN = 60.0
 """Seconds after which tables found missing are looked for again (built meanwhile)."""
@@ -671,6 +715,7 @@ def probe(board: Board) -> tuple[int, int] | None:
 __all__ = [
     "DRAW",
     "KNOWN_WIN",
+    "LOCK_NAME",
     "LOSS",
     "MAX_HORIZON",
     "MAX_PIECES",
@@ -680,6 +725,9 @@ __all__ = [
     "available",
     "best_move",
     "build",
+    "build_lock",
+    "build_unless_busy",
+    "built",
     "decode",
     "default_dir",
     "flip",

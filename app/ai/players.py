@@ -209,7 +209,8 @@ def analyse(
     """Search the board as ``level`` would (no randomness): root scores and best line.
 
     ``game`` names the game for the levels that keep their table across its moves. The
-    Executive probes the endgame tables when they are built (``checkers egdb build``).
+    Executive probes the endgame tables once they are built (``checkers egdb build``, or
+    the service's build on first use).
     """
     lvl = parse_level(level)
     profile = PROFILES[lvl]

@@ -116,7 +116,9 @@ class TranspositionTable:
     def bucket(self, state: State) -> int:
         """The index of the state's bucket."""
         own, opp, kings, turn = state
-        return (own ^ (opp << 17) ^ (kings << 7) ^ (turn << 59)) % self.buckets
+        # ``turn`` carries the plain king plies too (see ``tt_key``): below 40 << 53,
+        # so the hash stays a machine integer in the compiled build.
+        return (own ^ (opp << 17) ^ (kings << 7) ^ (turn << 53)) % self.buckets
 
     def probe(self, state: State) -> Entry | None:
         """The entry stored for ``state``, or None."""
@@ -161,6 +163,15 @@ class TranspositionTable:
         keys[victim] = state
         entries[victim] = (depth, flag, score, move)
         ages[victim] = generation
+
+
+def tt_key(state: State, kp: int) -> State:
+    """The table's key of a position after ``kp`` plain king plies: the count goes into
+    the turn's field, as a score may depend on it (the 20-ply draw, the fading
+    evaluation, the endgame tables' distance) and must not be reused at another count."""
+    if not kp:
+        return state
+    return (state[0], state[1], state[2], state[3] | kp << 1)
 
 
 class SearchTimeout(Exception):
@@ -269,7 +280,8 @@ class Searcher:
             if (steps | k << 4 | k << 5 | k >> 4 | k >> 5) & empty:
                 return self._leaf(state, kp)
             return ply - WIN
-        entry = self.tt.probe(state)
+        key = state if not kp else (own, opp, kings, turn | kp << 1)  # tt_key, inlined
+        entry = self.tt.probe(key)
         hash_move = None
         if entry is not None:
             e_depth, e_flag, e_score, hash_move = entry
@@ -383,7 +395,7 @@ class Searcher:
                 flag = _LOWER
             else:
                 flag = _EXACT
-            self.tt.store(state, depth, flag, stored, best_move)
+            self.tt.store(key, depth, flag, stored, best_move)
         return best_score
 
     def _order(
@@ -505,7 +517,7 @@ class Searcher:
                 return known
 
         result = SearchResult(moves[0], -INF, 0, 0, 0.0)
-        entry = self.tt.probe(state)
+        entry = self.tt.probe(tt_key(state, king_plies))
         order = list(moves)
         if entry is not None and entry[3] in order:
             order.remove(entry[3])
@@ -529,7 +541,7 @@ class Searcher:
                 self.nodes - start_nodes,
                 time.perf_counter() - started,
                 dict(scores),
-                self._pv(state, best),
+                self._pv(state, best, king_plies),
             )
             if on_iteration is not None:
                 on_iteration(result)
@@ -645,18 +657,20 @@ class Searcher:
                 return score
         return -self.search(child, depth - 1, -INF, INF, 1, kp)
 
-    def _pv(self, state: State, first: RawMove) -> list[RawMove]:
+    def _pv(self, state: State, first: RawMove, kp: int) -> list[RawMove]:
         pv = [first]
         seen = {state}
+        kp = kp + 1 if not first[1] and state[2] >> first[0][0] & 1 else 0
         state = apply(*state, first)
         while len(pv) < 32 and state not in seen:
             seen.add(state)
-            entry = self.tt.probe(state)
+            entry = self.tt.probe(tt_key(state, kp))
             if entry is None or entry[3] is None:
                 break
             move = entry[3]
             if move not in generate(*state, self.rules):
                 break
             pv.append(move)
+            kp = kp + 1 if not move[1] and state[2] >> move[0][0] & 1 else 0
             state = apply(*state, move)
         return pv

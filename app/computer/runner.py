@@ -29,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from apscheduler.schedulers.base import BaseScheduler
 
+from app.ai import Level
 from app.core.clock import Clock
 from app.core.context import Context
 from app.core.db import Database
@@ -40,6 +41,7 @@ from app.rooms.policy import vs_computer
 from app.rooms.state import GameState
 
 from . import review, service
+from .tables import TableBuilds
 from .worker import Answer, Task, TaskKind, lower_priority, run_task
 
 log = logging.getLogger("checkers.computer")
@@ -78,6 +80,8 @@ class ComputerRunner:
         self._pool: ProcessPoolExecutor | None = None
         self._threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="computer")
         self._closed = False
+        # The endgame tables' first-use builds (EGDB_BUILD_ON_USE); None when off.
+        self.tables = TableBuilds(settings.egdb_pieces) if settings.egdb_build_on_use else None
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -95,6 +99,8 @@ class ComputerRunner:
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
+        if self.tables is not None:
+            self.tables.stop()
 
     def idle(self) -> bool:
         """Whether no reply is being computed or applied."""
@@ -195,6 +201,8 @@ class ComputerRunner:
         if task is None:
             self._release(room_id)
             return
+        if self.tables is not None and task.level is Level.EXECUTIVE:
+            self.tables.want(task.rule_set)  # starts a build when missing; never waits for it
         with self._lock:
             client = self._client_of[room_id]
             if client not in self._waiting:

@@ -144,6 +144,14 @@ class Settings(BaseSettings):
     computer_scan_seconds: float = Field(
         default=30.0, gt=0, description="How often replies owed by the computer are looked for."
     )
+    egdb_build_on_use: bool = Field(
+        default=True,
+        description="Build a rule set's missing endgame tables in the background the first "
+        "time the Executive plays it.",
+    )
+    egdb_pieces: int = Field(
+        default=4, ge=2, le=4, description="Pieces of the tables built on first use (2 to 4)."
+    )
     conditional_max_depth: int = Field(
         default=8, ge=1, le=50, description="Move pairs along one line of conditional moves."
     )

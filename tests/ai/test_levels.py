@@ -146,8 +146,10 @@ def test_the_package_imports_only_the_engine() -> None:
 STDLIB = {
     "__future__",
     "collections",
+    "contextlib",
     "dataclasses",
     "enum",
+    "fcntl",
     "itertools",
     "functools",
     "gc",

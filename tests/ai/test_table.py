@@ -190,3 +190,20 @@ def test_a_score_drop_lets_the_search_use_its_whole_budget() -> None:
     assert _dropped(scores)
     assert result.stop == "time"
     assert (NORMAL_SHARE + 0.1) * budget < result.elapsed <= budget + 0.05
+
+
+def test_a_score_is_not_reused_at_another_count_of_plain_king_plies() -> None:
+    """After 19 plain king plies every king move reaches the twentieth: a draw (the rule
+    in rules.md), whatever the same position scored with the count at 0."""
+    board = Board("english", fen="B:WK32:BK5,K6,K7")  # three kings against one, no capture
+    state = board.raw_state()
+    assert all(not m[1] and state[2] >> m[0][0] & 1 for m in generate(*state, board.rule_set))
+    inf = 1 << 30
+    searcher = Searcher(board.rule_set)
+    ahead = searcher.search(state, 4, -inf, inf, 1, 0)
+    assert ahead > 0  # three kings against one: clearly ahead
+    # The same searcher, its table holding that score, now at 19 plies.
+    assert searcher.search(state, 4, -inf, inf, 1, 19) == 0
+    assert Searcher(board.rule_set).search(state, 4, -inf, inf, 1, 19) == 0
+    # And back at 0 the stored score still serves.
+    assert searcher.search(state, 4, -inf, inf, 1, 0) == ahead
