@@ -118,8 +118,16 @@ class ComputerRunner:
     def admit(self, state: GameState, client: str) -> None:
         """Before-action hook of the rooms: refuse (nothing changes) an action in a room
         with a computer seat when its reply could not be queued fairly now."""
-        if not vs_computer(state.room):
-            return
+        if vs_computer(state.room):
+            self._admit(client)
+
+    def admit_review(self, client: str) -> None:
+        """Refuse a new review when its asker's share of the queue is spent, or the queue
+        is full (it waits its turn like any reply)."""
+        self._admit(client)
+
+    def _admit(self, client: str) -> None:
+        """One more task for `client`, unless its share or the whole queue is spent."""
         limits, retry = self.settings, self.settings.retry_after_seconds
         with self._lock:
             mine = self._rooms_of[client] - self._running[client]
@@ -152,21 +160,6 @@ class ComputerRunner:
         for key, client in reviews:
             self.kick(key, client)
         return len(rooms) + len(reviews)
-
-    def admit_review(self, client: str) -> None:
-        """Refuse a new review when its asker's share of the queue is spent, or the queue
-        is full (it waits its turn like any reply)."""
-        limits, retry = self.settings, self.settings.retry_after_seconds
-        with self._lock:
-            mine = self._rooms_of[client] - self._running[client]
-            waiting = sum(self._rooms_of.values()) - sum(self._running.values())
-        if mine >= limits.computer_queue_per_client:
-            raise ComputerQuota(
-                f"the computer already has {mine} things to think about for you: wait",
-                retry_after=retry,
-            )
-        if waiting >= limits.computer_queue_max:
-            raise ComputerBusy("the computer is busy: retry later", retry_after=retry)
 
     def room_changed(self, state: GameState, client: str | None = None) -> None:
         """After-action hook of the rooms: a room with a computer seat may owe a reply
