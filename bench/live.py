@@ -32,19 +32,16 @@ import multiprocessing
 import os
 import random
 import resource
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from load import free_port, scratch_database  # bench/ is the script's own directory
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -74,26 +71,6 @@ def raise_file_limit() -> int:
 
 
 # --- the server ------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def scratch_database(admin_url: str) -> tuple[str, Any]:
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    name = f"checkers_live_{uuid.uuid4().hex[:8]}"
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-
-    def drop() -> None:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-    return make_url(admin_url).set(database=name).render_as_string(hide_password=False), drop
 
 
 def start_server(url: str, workers: int, log: Path) -> tuple[subprocess.Popen[bytes], str]:

@@ -43,30 +43,7 @@ def serve(
         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
         "--timeout-graceful-shutdown", "1",
     ]  # fmt: skip
-    with log.open("ab") as out:
-        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"server exited with {proc.returncode}: {log.read_text()}")
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"server did not start: {log.read_text()}")
-            time.sleep(0.1)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    yield from _until_stopped(command, env, log, port, start_timeout=30, stop_timeout=10)
 
 
 @contextmanager
@@ -141,11 +118,24 @@ def serve_cli(database_url: str, *, log: Path, **env: str) -> Iterator[str]:
     if "PUBLIC_URL" not in env:
         environ.pop("PUBLIC_URL", None)
     command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
+    yield from _until_stopped(command, environ, log, port, start_timeout=60, stop_timeout=15)
+
+
+def _until_stopped(
+    command: list[str],
+    env: dict[str, str],
+    log: Path,
+    port: int,
+    *,
+    start_timeout: float,
+    stop_timeout: float,
+) -> Iterator[str]:
+    """Start `command`, yield its base URL once `/healthz` answers, terminate it after."""
     with log.open("ab") as out:
-        proc = subprocess.Popen(command, cwd=ROOT, env=environ, stdout=out, stderr=out)
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + start_timeout
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(f"server exited with {proc.returncode}: {log.read_text()}")
@@ -161,7 +151,7 @@ def serve_cli(database_url: str, *, log: Path, **env: str) -> Iterator[str]:
     finally:
         proc.terminate()
         try:
-            proc.wait(timeout=15)
+            proc.wait(timeout=stop_timeout)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
