@@ -14,7 +14,7 @@ from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
 from app.engine import Side
 from app.rooms import service as rooms
 from app.rooms.pdn import export_game
-from app.rooms.router import RoomId, pdn_answer
+from app.rooms.router import GameNumber, RoomId, pdn_answer
 from app.rooms.runtime import RuntimeDep
 from app.rooms.schemas import ErrorOut, FromPosition, MoveForms, SeatGrant
 from app.rooms.view import grant_view, move_forms, share_url
@@ -184,7 +184,7 @@ def review_room_game(
     runner: RunnerDep,
     client: ClientDep,
     room_id: str = RoomId,
-    number: int = Path(ge=1, le=1_000_000),
+    number: int = GameNumber,
 ) -> Response:
     """Ask the Executive to score every position of a finished game of the room and mark the
     inaccuracies, mistakes and blunders with the better move. 202 when the review starts,
@@ -207,7 +207,7 @@ def review_room_game(
     summary="The computer's review of a game of the room, as far as it has got",
 )
 def room_game_review(
-    session: SessionDep, room_id: str = RoomId, number: int = Path(ge=1, le=1_000_000)
+    session: SessionDep, room_id: str = RoomId, number: int = GameNumber
 ) -> Response:
     """The review of a game of the room as far as it has got (`status`): each move's score and
     judgement, and the better move where the move gave something away."""
@@ -224,7 +224,7 @@ def reviewed_pdn(
     session: SessionDep,
     base: BaseUrlDep,
     room_id: str = RoomId,
-    number: int = Path(ge=1, le=1_000_000),
+    number: int = GameNumber,
 ) -> PdnResponse:
     """The game as PDN with the review's evaluation after each move as comments."""
     found = review.read_for_room(session, room_id=room_id, number=number)

@@ -65,6 +65,7 @@ from .view import (
 router = APIRouter(prefix="/api", tags=["rooms"])
 
 RoomId = Path(min_length=1, max_length=64, description="The room's id from its share URL.")
+GameNumber = Path(ge=1, le=1_000_000)  # a game of the room, 1 for the first
 
 # A seat action: a token is needed (401) and must open a seat (403); the room must exist
 # (404) and be in a state that allows the action (409); its content may be refused (422).
@@ -432,7 +433,7 @@ def game_pdn(
     session: SessionDep,
     base: BaseUrlDep,
     room_id: str = RoomId,
-    number: int = Path(ge=1, le=1_000_000),
+    number: int = GameNumber,
 ) -> PdnResponse:
     """A game of the room as Portable Draughts Notation, in the rule set's own notation, with
     `SetUp`/`FEN` tags for a set-up start."""
@@ -456,9 +457,7 @@ def pdn_answer(text: str, room_id: str, number: int) -> PdnResponse:
     responses=_GAME_REFUSALS,
     summary="A game of the room in full: its moves and result (the room view lists summaries)",
 )
-def game_record(
-    session: SessionDep, room_id: str = RoomId, number: int = Path(ge=1, le=1_000_000)
-) -> Response:
+def game_record(session: SessionDep, room_id: str = RoomId, number: int = GameNumber) -> Response:
     """One game of the room in full: its moves in every form and its result (the room view
     carries only a summary of games other than the current one)."""
     room, game, moves = service.read_game(session, room_id=room_id, number=number)

@@ -36,7 +36,7 @@ from app.imports.texts import texts_for
 from app.imports.view import imported_game_out
 from app.notify.router import add_mail_routes
 from app.rooms import errors, service, subscriptions, transfers
-from app.rooms.router import add_action_routes
+from app.rooms.router import RoomId, add_action_routes
 from app.rooms.runtime import RuntimeDep
 from app.rooms.schemas import CreateRoomIn, JoinIn
 from app.rooms.service import Granted
@@ -89,7 +89,6 @@ templates.env.globals["asset"] = lambda name: f"/static/{name}?v={ASSET_VERSION}
 
 router = APIRouter(include_in_schema=False)
 SameOrigin = Depends(require_same_origin)
-RoomId = Path(min_length=1, max_length=64)
 TokenFromCookie = Annotated[str | None, Depends(seat_token)]
 
 
