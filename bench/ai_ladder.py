@@ -82,7 +82,7 @@ def random_openings(rule_set: str, count: int, seed: int) -> list[tuple[str, ...
     return out
 
 
-class _PyDraughts:
+class PyDraughts:
     """py-draughts' SimpleEngine on its American board, kept in step with ours.
 
     py-draughts (1.10) offers quiet moves beside captures on its American board, so the
@@ -123,6 +123,15 @@ class _PyDraughts:
                 return
         raise RuntimeError(f"py-draughts has no move {path}: {self.board.legal_moves}")
 
+    @staticmethod
+    def find(board: Board, path: tuple[int, ...]) -> Move:
+        """Our move for its path (one of its routes, or failing that its start and end)."""
+        return next(
+            m
+            for m in board.legal_moves
+            if path in m.routes or (m.start, m.end) == (path[0], path[-1])
+        )
+
     def choose(self) -> tuple[int, ...]:
         move = self.engine.get_best_move(self.board)
         if isinstance(move, tuple):
@@ -130,7 +139,7 @@ class _PyDraughts:
         return tuple(32 - s for s in move.square_list)
 
 
-def _push_ballot_move(board: Board, text: str) -> Move:
+def push_ballot_move(board: Board, text: str) -> Move:
     """Play a ballot move. Ballot lists write captures with a dash too (``13-22``), so a
     move is found by its start and end squares when the text is not a legal move as is."""
     try:
@@ -148,9 +157,9 @@ def _push_ballot_move(board: Board, text: str) -> Move:
 def play(game: Game) -> tuple[float, int, str]:
     """Play one game; returns the drums' score (1, 0.5, 0), the plies and the reason."""
     board = Board(game.rule_set)
-    rival = _PyDraughts(game.time_limit) if PYDRAUGHTS in (game.drums, game.tires) else None
+    rival = PyDraughts(game.time_limit) if PYDRAUGHTS in (game.drums, game.tires) else None
     for text in game.opening:
-        move = _push_ballot_move(board, text)
+        move = push_ballot_move(board, text)
         if rival is not None:
             rival.push(move.path)
     while not board.is_game_over() and board.ply < MAX_PLIES:
@@ -159,15 +168,14 @@ def play(game: Game) -> tuple[float, int, str]:
         player = game.drums if board.turn is Side.DRUMS else game.tires
         if player == PYDRAUGHTS:
             assert rival is not None
-            path = rival.choose()
-            move = next(
-                m
-                for m in board.legal_moves
-                if path in m.routes or (m.start, m.end) == (path[0], path[-1])
-            )
+            move = rival.find(board, rival.choose())
         else:
-            move = choose_move(
-                board, player, seed=game.seed * 1000 + board.ply, time_limit=game.time_limit
+            move = choose_move(  # the game and side, as the service names them
+                board,
+                player,
+                seed=game.seed * 1000 + board.ply,
+                time_limit=game.time_limit,
+                game=(game.seed, board.turn),
             )
         board.push(move)
         if rival is not None:

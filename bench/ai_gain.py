@@ -1,0 +1,295 @@
+"""Strength gained: this checkout's Executive against the Executive of an earlier commit.
+
+The earlier Executive is installed from a git ref (a tag or a commit; by default
+`executive-before-17`, main before the engine work of issue 17, commit bce1e08) into a side
+virtualenv kept under `~/.cache/checkers/side/` and plays from its own process: each of
+its moves is asked for over a pipe, given the rule set and the moves so far, and answered
+with the move's start, end and captured squares. Both sides get the same time a move.
+
+English plays the 3-move ballot deck (the first `--limit` openings), the other rule sets
+random balanced four-ply openings (`--games`), each opening twice with the colours
+swapped. A game ends by the rules, or is adjudicated from the endgame tables once their
+pieces are left (both Executives play such endings from there, and the earlier one cannot
+convert them within the draw rule: counting its won tables as won favours it), or drawn
+at `ai_ladder.MAX_PLIES`. Prints wins, draws, losses, score and Elo with its 95%
+interval, the time a move and the game count.
+
+    python bench/ai_gain.py --rule-set english --limit 100 --time 0.2
+    python bench/ai_gain.py --rule-set russian --games 50 --time 0.2
+    python bench/ai_gain.py --versus py-draughts --limit 50 --time 0.2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from ai_ladder import (  # bench/ is the script's own directory
+    MAX_PLIES,
+    PYDRAUGHTS,
+    PyDraughts,
+    progress,
+    push_ballot_move,
+    random_openings,
+    read_ballots,
+    summarise,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.ai import Level, choose_move, egdb  # noqa: E402
+from app.engine import RULE_SETS, Board, Move, Side  # noqa: E402
+
+BASELINE = "executive-before-17"
+BASELINE_COMMIT = "bce1e08"  # the same commit, for a clone without the tag
+CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "checkers" / "side"
+
+# Run by the side virtualenv's Python, away from this checkout: one JSON request a line
+# ({"rule_set", "moves": [[start, end, [captured...]], ...], "time", "seed"}), one JSON
+# answer a line ([start, end, [captured...]]).
+DRIVER = """
+import json, sys
+from app.ai import choose_move
+from app.engine import Board
+
+def key(move):
+    return [move.path[0], move.path[-1], sorted(move.captured)]
+
+for line in sys.stdin:
+    ask = json.loads(line)
+    board = Board(ask["rule_set"])
+    for played in ask["moves"]:
+        board.push(next(m for m in board.legal_moves if key(m) == played))
+    move = choose_move(board, "executive", seed=ask["seed"], time_limit=ask["time"])
+    print(json.dumps(key(move)), flush=True)
+"""
+
+
+def move_key(move: Move) -> list[object]:
+    return [move.path[0], move.path[-1], sorted(move.captured)]
+
+
+def side_python(ref: str) -> Path:
+    """The side virtualenv's Python with `ref`'s package installed (made once per commit)."""
+    commit = _git("rev-parse", "--verify", f"{ref}^{{commit}}")
+    home = CACHE / commit[:12]
+    python = home / "venv" / "bin" / "python"
+    stamp = home / "installed"
+    if stamp.exists():
+        return python
+    source = home / "src"
+    source.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True)
+    sys.stderr.write(f"installing {ref} ({commit[:12]}) into {home / 'venv'}\n")
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", str(source)],
+        check=True,
+        env={**os.environ, "CHECKERS_PURE_PYTHON": "1"},
+    )
+    stamp.write_text(commit + "\n")
+    return python
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(ROOT), *args], check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+class Baseline:
+    """The earlier Executive's process, one per worker."""
+
+    def __init__(self, python: Path) -> None:
+        self.process = subprocess.Popen(
+            [str(python), "-c", DRIVER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=str(CACHE),  # not this checkout: its `app` would shadow the installed one
+            env={**os.environ, "PYTHONPATH": ""},
+        )
+
+    def choose(
+        self, board: Board, played: list[list[object]], time_limit: float, seed: int
+    ) -> Move:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        ask = {"rule_set": board.rule_set.key, "moves": played, "time": time_limit, "seed": seed}
+        self.process.stdin.write(json.dumps(ask) + "\n")
+        self.process.stdin.flush()
+        answer = json.loads(self.process.stdout.readline())
+        return next(m for m in board.legal_moves if move_key(m) == answer)
+
+
+_BASELINE: Baseline | None = None
+
+
+def _start_worker(python: str | None) -> None:
+    global _BASELINE
+    if python is not None:
+        _BASELINE = Baseline(Path(python))
+
+
+@dataclass(frozen=True)
+class Game:
+    rule_set: str
+    opening: tuple[str, ...]
+    new_drums: bool  # this checkout's Executive plays the side that moves first
+    rival: str  # "baseline" or py-draughts
+    time_limit: float
+    seed: int
+
+
+def adjudicate(board: Board) -> tuple[float, str] | None:
+    """The drums' score when the endgame tables hold the position, else None."""
+    found = egdb.probe(board)
+    if found is None:
+        return None
+    wdl = found[0]
+    if wdl == 0:
+        return 0.5, "endgame tables: draw"
+    mover_wins = wdl > 0
+    drums_win = mover_wins == (board.turn is Side.DRUMS)
+    return (1.0 if drums_win else 0.0), "endgame tables: won"
+
+
+def play(game: Game) -> tuple[float, int, str]:
+    """One game; returns this checkout's score (1, 0.5, 0), the plies and the reason."""
+    board = Board(game.rule_set)
+    rival = PyDraughts(game.time_limit) if game.rival == PYDRAUGHTS else None
+    played: list[list[object]] = []
+    for text in game.opening:
+        move = push_ballot_move(board, text)
+        played.append(move_key(move))
+        if rival is not None:
+            rival.push(move.path)
+    score, reason = 0.5, f"adjudicated draw after {MAX_PLIES} plies"
+    while board.ply < MAX_PLIES:
+        outcome = board.outcome()
+        if outcome is not None:
+            score = 0.5 if outcome.winner is None else float(outcome.winner is Side.DRUMS)
+            reason = outcome.reason
+            break
+        if rival is not None:
+            rival.check(board)
+        judged = adjudicate(board) if rival is None else None
+        if judged is not None:
+            score, reason = judged
+            break
+        new_to_move = (board.turn is Side.DRUMS) == game.new_drums
+        seed = game.seed * 1000 + board.ply
+        if new_to_move:
+            move = choose_move(
+                board,
+                Level.EXECUTIVE,
+                seed=seed,
+                time_limit=game.time_limit,
+                game=(game.seed, game.new_drums),
+            )
+        elif rival is not None:
+            move = rival.find(board, rival.choose())
+        else:
+            assert _BASELINE is not None
+            move = _BASELINE.choose(board, played, game.time_limit, seed)
+        board.push(move)
+        played.append(move_key(move))
+        if rival is not None:
+            rival.push(move.path)
+    drums_score = score
+    return (drums_score if game.new_drums else 1 - drums_score), board.ply, reason
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rule-set", default="english", choices=list(RULE_SETS))
+    parser.add_argument("--baseline", default=None, help=f"git ref ({BASELINE})")
+    parser.add_argument(
+        "--versus", choices=[PYDRAUGHTS], help="instead: py-draughts' SimpleEngine (English)"
+    )
+    parser.add_argument("--limit", type=int, default=100, help="English: first N deck openings")
+    parser.add_argument("--games", type=int, default=50, help="other rule sets: openings")
+    parser.add_argument("--time", type=float, default=0.2, help="seconds a move, both sides")
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+
+    if args.versus and args.rule_set != "english":
+        parser.error("py-draughts plays English (its American board) only")
+    if args.rule_set == "english":
+        openings = read_ballots()[: args.limit]
+    else:
+        openings = random_openings(args.rule_set, args.games, args.seed)
+    python: str | None = None
+    rival = PYDRAUGHTS if args.versus else "baseline"
+    if not args.versus:
+        ref = args.baseline or BASELINE
+        try:
+            _git("rev-parse", "--verify", f"{ref}^{{commit}}")
+        except subprocess.CalledProcessError:
+            if args.baseline:
+                raise
+            ref = BASELINE_COMMIT
+        python = str(side_python(ref))
+        rival = f"Executive of {ref}"
+    tables = egdb.available(args.rule_set)
+    games = [
+        Game(
+            args.rule_set,
+            opening,
+            new_drums,
+            rival,
+            args.time,
+            args.seed * 10_000 + 2 * i + new_drums,
+        )
+        for i, opening in enumerate(openings)
+        for new_drums in (False, True)
+    ]
+    print(
+        f"{args.rule_set}: Executive v {rival}, {len(openings)} openings x 2 colours = "
+        f"{len(games)} games, {args.time:g} s a move, {args.processes} processes, "
+        f"endgame tables: {f'{tables.pieces} pieces' if tables else 'none'}",
+        flush=True,
+    )
+    results: list[float] = []
+    plies: list[int] = []
+    reasons: dict[str, int] = {}
+    started = time.perf_counter()
+    with ProcessPoolExecutor(
+        max_workers=args.processes, initializer=_start_worker, initargs=(python,)
+    ) as pool:
+        futures: list[Future[tuple[float, int, str]]] = [pool.submit(play, g) for g in games]
+        for done, future in enumerate(futures, 1):
+            score, n, reason = future.result()
+            results.append(score)
+            plies.append(n)
+            kind = reason.split(":")[0] if reason.startswith("endgame") else reason
+            reasons[kind] = reasons.get(kind, 0) + 1
+            progress(done, len(futures), started, "games")
+    sys.stderr.write("\n")
+    w, d, lo, score, e, e_lo, e_hi = summarise(results)
+    print(
+        f"{'games':>5} {'W':>4} {'D':>4} {'L':>4} {'score':>7} {'Elo':>6} "
+        f"{'95% interval':>16} {'plies':>6} {'s/move':>7}"
+    )
+    print(
+        f"{len(results):>5} {w:>4} {d:>4} {lo:>4} {100 * score:>6.1f}% {e:>+6.0f} "
+        f"{f'[{e_lo:+.0f}, {e_hi:+.0f}]':>16} {sum(plies) / len(plies):>6.0f} {args.time:>7g}"
+    )
+    print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
+    print(f"wall time {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
