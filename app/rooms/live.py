@@ -21,6 +21,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
+import threading
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -43,16 +45,54 @@ RETRY_MS = 2000
 QUEUE_LIMIT = 64  # notices a slow stream may fall behind before it re-reads instead
 PAGE = 500
 FANOUT_SLICE = 50  # streams woken per turn of the event loop
+BURST_SWITCH = 0.0005  # seconds: the interpreter's switch interval during a fan-out
+SERVER_SEND = "checkers.server_send"  # the scope's key of the server's own `send`
+
+
+class _SwitchSooner:
+    """While a crowd's writes keep the event loop busy, a request thread waiting for the
+    interpreter (each database call gives it up and takes it back) would wait Python's
+    whole switch interval, 5 ms, at every turn: a health check or a move queued behind a
+    burst took tens of milliseconds. During a burst the interval is BURST_SWITCH; outside
+    one it stays as it was, since switching sooner costs every thread a little."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._saved = 0.0
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._depth == 0:
+                self._saved = sys.getswitchinterval()
+                sys.setswitchinterval(min(self._saved, BURST_SWITCH))
+            self._depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._depth -= 1
+            if self._depth == 0:
+                sys.setswitchinterval(self._saved)
+
+
+_threads_switch_sooner = _SwitchSooner()
 
 
 class Subscription:
-    """One stream's inbox of notices for one room."""
+    """One stream's inbox of notices for one room. Its clock (a keep-alive comment after
+    `keepalive` seconds of silence, the end at `ends`) is kept by the hub's one ticker: a
+    timer per wait would cost each of a thousand viewers more than its write."""
 
-    def __init__(self, room_id: str) -> None:
+    def __init__(self, room_id: str, *, now: float, ends: float, keepalive: float) -> None:
         self.room_id = room_id
         self.notices: deque[Notice] = deque()
         self.resync = False  # read the record from the database on the next wake-up
         self.wake = asyncio.Event()
+        self.ends = ends
+        self.keepalive = keepalive
+        self.quiet_since = now  # when the stream last wrote
+        self.ping = False  # silent for `keepalive`: a comment is due
+        self.expired = False
 
     def push(self, notice: Notice) -> None:
         if len(self.notices) >= QUEUE_LIMIT:
@@ -66,23 +106,28 @@ class Subscription:
         self.resync = True
         self.wake.set()
 
-    async def wait(self, timeout: float) -> bool:
-        """Whether something arrived within `timeout` seconds (no task is made per wait:
-        a thousand viewers wake for each event)."""
+    def tick(self, now: float) -> None:
+        if now >= self.ends:
+            self.expired = True
+            self.wake.set()
+        elif now - self.quiet_since >= self.keepalive:
+            self.ping = True
+            self.wake.set()
+
+    async def wait(self) -> None:
         if not self.wake.is_set():
-            try:
-                async with asyncio.timeout(timeout):
-                    await self.wake.wait()
-            except TimeoutError:
-                return False
+            await self.wake.wait()
         self.wake.clear()
-        return True
 
     def take(self) -> tuple[list[Notice], bool]:
         notices, resync = list(self.notices), self.resync
         self.notices.clear()
         self.resync = False
         return notices, resync
+
+    def wrote(self, now: float) -> None:
+        self.quiet_since = now
+        self.ping = False
 
 
 class Hub:
@@ -94,6 +139,8 @@ class Hub:
         self._streams: Counter[str] = Counter()  # open streams per client address
         self._outbox: deque[Notice] = deque()
         self._fanout: asyncio.Task[None] | None = None
+        self._ticker: asyncio.Task[None] | None = None
+        self._tick_every = 1.0  # seconds; shorter for shorter keep-alives (tests)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task[None] | None = None
         self._handle: int | None = None
@@ -128,10 +175,16 @@ class Hub:
 
         return release
 
-    def subscribe(self, room_id: str) -> Subscription:
+    def subscribe(self, room_id: str, *, seconds: float, keepalive: float) -> Subscription:
+        """A stream's inbox for `room_id`, ending after `seconds`, with a keep-alive
+        comment due after `keepalive` seconds of silence."""
         self._start()
-        sub = Subscription(room_id)
+        now = asyncio.get_running_loop().time()
+        sub = Subscription(room_id, now=now, ends=now + seconds, keepalive=keepalive)
         self._rooms.setdefault(room_id, set()).add(sub)
+        self._tick_every = min(self._tick_every, keepalive / 3, seconds / 3)
+        if self._ticker is None or self._ticker.done():
+            self._ticker = asyncio.get_running_loop().create_task(self._tick())
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
@@ -151,14 +204,25 @@ class Hub:
             self._fanout = asyncio.get_running_loop().create_task(self._fan_out())
 
     async def _fan_out(self) -> None:
-        while self._outbox:
-            notice = self._outbox.popleft()
-            subs = list(self._rooms.get(notice.room_id, ()))
-            for start in range(0, len(subs), FANOUT_SLICE):
-                if start:
-                    await asyncio.sleep(0)
-                for sub in subs[start : start + FANOUT_SLICE]:
-                    sub.push(notice)
+        with _threads_switch_sooner:
+            while self._outbox:
+                notice = self._outbox.popleft()
+                subs = list(self._rooms.get(notice.room_id, ()))
+                for start in range(0, len(subs), FANOUT_SLICE):
+                    if start:
+                        await asyncio.sleep(0)
+                    for sub in subs[start : start + FANOUT_SLICE]:
+                        sub.push(notice)
+
+    async def _tick(self) -> None:
+        """Wake the streams whose keep-alive or end is due; stops when none is open."""
+        loop = asyncio.get_running_loop()
+        while self._rooms:
+            await asyncio.sleep(self._tick_every)
+            now = loop.time()
+            for subs in list(self._rooms.values()):
+                for sub in list(subs):
+                    sub.tick(now)
 
     def _resync_all(self) -> None:
         for subs in self._rooms.values():
@@ -213,9 +277,10 @@ class Hub:
             delay = min(delay * 2, 10.0)
 
     async def stop(self) -> None:
-        if self._fanout is not None:
-            self._fanout.cancel()
-            self._fanout = None
+        for task in (self._fanout, self._ticker):
+            if task is not None:
+                task.cancel()
+        self._fanout = self._ticker = None
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -247,6 +312,7 @@ class AnswerFirstMiddleware:
             return
         holder = Answering()
         token = answering.set(holder)
+        scope[SERVER_SEND] = send
 
         def release() -> None:
             for notice in holder.release():
@@ -284,11 +350,11 @@ async def stream(hub: Hub, room_id: str, after: int, *, settings: Settings) -> A
     a comment every `live_keepalive_seconds` of silence keeps proxies from dropping the
     stream, which ends after `live_stream_seconds` (the client resumes with Last-Event-ID,
     which also moves long-lived viewers between instances as deployments change)."""
-    sub = hub.subscribe(room_id)  # before the first read: nothing falls in between
+    sub = hub.subscribe(  # before the first read: nothing falls in between
+        room_id, seconds=settings.live_stream_seconds, keepalive=settings.live_keepalive_seconds
+    )
     database = hub.database
     loop = asyncio.get_running_loop()
-    ends = loop.time() + settings.live_stream_seconds
-    keepalive = settings.live_keepalive_seconds
     last = after
 
     async def missed() -> list[dict[str, Any]]:
@@ -302,11 +368,13 @@ async def stream(hub: Hub, room_id: str, after: int, *, settings: Settings) -> A
         for event in await missed():
             last = event["version"]
             yield sse_frame(event)
-        while loop.time() < ends:
-            if not await sub.wait(min(keepalive, max(ends - loop.time(), 0.01))):
-                yield b": keep-alive\n\n"
-                continue
+        sub.wrote(loop.time())
+        while True:
+            await sub.wait()
+            if sub.expired:
+                return
             notices, resync = sub.take()
+            sent = last
             for notice in sorted(notices, key=lambda n: n.version):
                 if resync or notice.version <= last:
                     continue
@@ -319,6 +387,11 @@ async def stream(hub: Hub, room_id: str, after: int, *, settings: Settings) -> A
                 for event in await missed():
                     last = event["version"]
                     yield sse_frame(event)
+            if last == sent and sub.ping:
+                yield b": keep-alive\n\n"
+            elif last == sent:
+                continue  # nothing new: the silence goes on
+            sub.wrote(loop.time())
     except _RoomGone:
         return
     finally:
@@ -331,7 +404,14 @@ class _RoomGone(Exception):
 
 class LiveResponse(StreamingResponse):
     """The SSE answer; gives its stream's place back however it ends (the client hangs
-    up, the stream ends, the server stops), even before it began."""
+    up, the stream ends, the server stops), even before it began.
+
+    Its start and its end pass through every middleware (headers, access log, answer
+    first); the frames between go straight to the server's `send` that
+    `AnswerFirstMiddleware` leaves in the scope. No middleware changes a frame of an event
+    stream, and a thousand viewers make a thousand sends for each event: the chain's ten
+    wrappers would be most of what each one costs.
+    """
 
     def __init__(self, body: AsyncIterator[bytes], release: Callable[[], None]) -> None:
         super().__init__(
@@ -340,9 +420,20 @@ class LiveResponse(StreamingResponse):
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
         self.release = release
+        self.direct: Send | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        self.direct = scope.get(SERVER_SEND)
         try:
             await super().__call__(scope, receive, send)
         finally:
             self.release()
+
+    async def stream_response(self, send: Send) -> None:
+        await send(
+            {"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers}
+        )
+        frames = self.direct or send
+        async for chunk in self.body_iterator:
+            await frames({"type": "http.response.body", "body": chunk, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})

@@ -11,6 +11,7 @@ server in a thread, so the test can count the app's statements):
 from __future__ import annotations
 
 import queue
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -84,6 +85,11 @@ class Stream:
 
     def close(self) -> None:
         self._stop.set()
+
+    def ended(self, timeout: float) -> bool:
+        """Whether the server closed the stream within `timeout` seconds."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
 
 
 @pytest.fixture
@@ -182,3 +188,21 @@ def test_an_idle_stream_gets_keep_alive_comments(live: Any) -> None:
     assert len(comments) == 3, "no keep-alive comment on an idle stream"
     assert comments[-1] - started < 2.0
     stream.close()
+
+
+def test_a_stream_ends_after_its_time_and_a_burst_leaves_the_switch_interval(live: Any) -> None:
+    """The hub's one ticker ends a stream after LIVE_STREAM_SECONDS (the client resumes),
+    and a fan-out's shorter switch interval is given back once the event is out."""
+    before = sys.getswitchinterval()
+    base = live(live_stream_seconds=0.8)
+    with httpx.Client(base_url=base, timeout=10) as api:
+        created = _post(api, "/api/rooms", rule_set="english")
+        room = created["room_id"]
+        _post(api, f"/api/rooms/{room}/join")
+        started = time.monotonic()
+        viewer = Stream(f"{base}/api/rooms/{room}/events?after=1")
+        _post(api, f"/api/rooms/{room}/moves", created["token"], move="11-15", expected_ply=0)
+        assert viewer.event_ids(2) == [2, 3]
+        assert viewer.ended(timeout=5), "the stream outlived LIVE_STREAM_SECONDS"
+        assert 0.8 <= time.monotonic() - started < 3.0
+    assert sys.getswitchinterval() == before
