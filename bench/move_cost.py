@@ -24,13 +24,11 @@ import random
 import statistics
 import tempfile
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from load import scratch_database  # bench/ is the script's own directory
 
 DEFAULT_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
@@ -40,17 +38,7 @@ def scratch(database: str, admin_url: str) -> tuple[str, Any]:
     if database == "sqlite":
         folder = Path(tempfile.mkdtemp(prefix="checkers-cost-"))
         return f"sqlite:///{folder / 'cost.sqlite3'}", lambda: None
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    name = f"checkers_cost_{uuid.uuid4().hex[:8]}"
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-
-    def drop() -> None:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-    return make_url(admin_url).set(database=name).render_as_string(hide_password=False), drop
+    return scratch_database(admin_url)
 
 
 class Player:
