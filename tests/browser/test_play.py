@@ -189,7 +189,7 @@ def test_flying_king_rules_drag_and_backward_double_capture(browser: Any, server
         assert page.errors == []
 
 
-def test_room_page_first_load_is_light_and_fast(browser: Any, server: str) -> None:
+def test_room_page_first_load_is_light(browser: Any, server: str) -> None:
     from playwright.sync_api import expect
 
     maker = new_page(browser)
