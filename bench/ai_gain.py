@@ -77,9 +77,20 @@ def move_key(move: Move) -> list[object]:
     return [move.path[0], move.path[-1], sorted(move.captured)]
 
 
-def side_python(ref: str) -> Path:
-    """The side virtualenv's Python with `ref`'s package installed (made once per commit)."""
-    commit = _git("rev-parse", "--verify", f"{ref}^{{commit}}")
+def commit_of(ref: str | None) -> tuple[str, str]:
+    """The ref named (the default tag, or its commit in a clone without the tag) and its
+    commit."""
+    named = ref or BASELINE
+    try:
+        return named, _git("rev-parse", "--verify", f"{named}^{{commit}}")
+    except subprocess.CalledProcessError:
+        if ref:
+            raise
+        return BASELINE_COMMIT, _git("rev-parse", "--verify", f"{BASELINE_COMMIT}^{{commit}}")
+
+
+def side_python(ref: str, commit: str) -> Path:
+    """The side virtualenv's Python with `commit`'s package installed (made once)."""
     home = CACHE / commit[:12]
     python = home / "venv" / "bin" / "python"
     stamp = home / "installed"
@@ -206,8 +217,7 @@ def play(game: Game) -> tuple[float, int, str]:
         played.append(move_key(move))
         if rival is not None:
             rival.push(move.path)
-    drums_score = score
-    return (drums_score if game.new_drums else 1 - drums_score), board.ply, reason
+    return (score if game.new_drums else 1 - score), board.ply, reason
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -233,14 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     python: str | None = None
     rival = PYDRAUGHTS if args.versus else "baseline"
     if not args.versus:
-        ref = args.baseline or BASELINE
-        try:
-            _git("rev-parse", "--verify", f"{ref}^{{commit}}")
-        except subprocess.CalledProcessError:
-            if args.baseline:
-                raise
-            ref = BASELINE_COMMIT
-        python = str(side_python(ref))
+        ref, commit = commit_of(args.baseline)
+        python = str(side_python(ref, commit))
         rival = f"Executive of {ref}"
     tables = egdb.available(args.rule_set)
     games = [
