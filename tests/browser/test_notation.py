@@ -49,6 +49,9 @@ def _join(page: Any, url: str) -> None:
 
 def _cells(page: Any) -> list[dict[str, Any]]:
     """The board's 64 cells in screen order (top row first): square, colour, labels."""
+    from playwright.sync_api import expect
+
+    expect(page.locator(".squares > *")).to_have_count(64)  # drawn once the page's script ran
     # Coordinates and numbers stand in an overlay, one spot per labelled cell.
     result: list[dict[str, Any]] = page.locator(".squares > *").evaluate_all(
         """(cells) => cells.map((c, i) => {
