@@ -18,6 +18,7 @@ from app.core.clock import Clock, SystemClock
 from app.core.db import Database, engine_options
 from app.core.deps import SessionDep
 from app.core.errors import install_error_handlers
+from app.core.health import HealthProbe
 from app.core.health import router as health_router
 from app.core.logging import configure_logging
 from app.core.middleware import (
@@ -86,6 +87,7 @@ def create_app(
             if scheduler is not None:
                 scheduler.shutdown(wait=True)
             await hub.stop()
+            await probe.close()
 
     app = FastAPI(
         title="Checkers at your own pace",
@@ -104,6 +106,8 @@ def create_app(
     app.state.settings = settings
     app.state.clock = clock
     app.state.database = database
+    probe = HealthProbe(timeout=float(settings.db_connect_timeout))
+    app.state.health_probe = probe
     computer = ComputerRunner(database, clock, settings)
     app.state.computer = computer
     hub = Hub(database)
