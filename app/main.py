@@ -106,7 +106,7 @@ def create_app(
     app.state.settings = settings
     app.state.clock = clock
     app.state.database = database
-    probe = HealthProbe(timeout=float(settings.db_connect_timeout))
+    probe = HealthProbe(timeout=settings.db_connect_timeout)
     app.state.health_probe = probe
     computer = ComputerRunner(database, clock, settings)
     app.state.computer = computer

@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 
 import orjson
 from sqlalchemy import DateTime, Engine, MetaData, SmallInteger, String, create_engine, event, text
-from sqlalchemy.engine import Dialect
+from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
@@ -91,8 +91,6 @@ class EnumValue(TypeDecorator[E], Generic[E]):
     def python_type(self) -> type[E]:
         return self.enum_type
 
-
-PROBE_BUSY_SECONDS = 0.25  # how long the SQLite health ping waits for a lock
 
 # Execution option of a connection whose transaction only reads (see the module docstring).
 READ_ONLY = "checkers_read_only"
@@ -170,11 +168,16 @@ class Database:
         self.url = url
         self.engine = make_engine(url, **engine_kwargs)
         self.sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
-        self._probe: Any = None  # SQLite: the health check's own connection
 
     @property
     def is_sqlite(self) -> bool:
         return self.engine.dialect.name == "sqlite"
+
+    @property
+    def libpq_url(self) -> str:
+        """PostgreSQL: the URL as psycopg's own connections take it (no SQLAlchemy driver
+        name), for the connections that live outside the pool."""
+        return make_url(self.url).set(drivername="postgresql").render_as_string(hide_password=False)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -187,33 +190,5 @@ class Database:
             conn.execution_options(**{READ_ONLY: True})
             conn.execute(text("SELECT 1"))
 
-    def ping_here(self) -> None:
-        """On SQLite, the health check's ping without leaving the calling thread: it reads
-        the database file's header on a connection of its own, outside the pool.
-
-        A reader never waits in WAL mode and the header is in the page cache, so this
-        takes microseconds; a ping through the pool would wait for a free connection and
-        hop to a worker thread, which under a crowd's writes costs tens of milliseconds.
-        The busy timeout is short: a database stuck behind a lock answers 503 at once.
-        """
-        if not self.is_sqlite:
-            raise TypeError("ping_here is for SQLite; PostgreSQL is pinged through the pool")
-        if self._probe is None:
-            dialect = self.engine.dialect
-            cargs, cparams = dialect.create_connect_args(self.engine.url)
-            cparams.update(check_same_thread=False, timeout=PROBE_BUSY_SECONDS)
-            self._probe = dialect.loaded_dbapi.connect(*cargs, **cparams)
-        try:
-            # Read to the end and closed: a statement left open would hold a snapshot
-            # that keeps checkpoints from recycling the WAL.
-            self._probe.execute("PRAGMA schema_version").fetchall()
-        except Exception:
-            self._probe.close()
-            self._probe = None
-            raise
-
     def dispose(self) -> None:
-        if self._probe is not None:
-            self._probe.close()
-            self._probe = None
         self.engine.dispose()

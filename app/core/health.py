@@ -16,7 +16,6 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
-from sqlalchemy.engine import make_url
 
 from app import __version__
 from app.build import build_info
@@ -30,27 +29,34 @@ log = logging.getLogger("checkers.app")
 router = APIRouter(tags=["health"])
 
 
-class HealthProbe:
-    """The health check's ping. SQLite reads the file's header on the loop
-    (`Database.ping_here`); PostgreSQL is asked `SELECT 1` over a connection of the
-    probe's own, asynchronously, outside the pool (so a busy pool never delays it).
+PROBE_BUSY_SECONDS = 0.25  # how long the SQLite ping waits for a lock: 503 at once
 
-    Health checks that arrive while a ping is in flight share its answer; a ping that
-    fails or takes longer than `timeout` drops the connection, and the next one opens a
-    new one.
+
+class HealthProbe:
+    """The health check's ping, over a connection of the probe's own, outside the pool
+    (a busy pool never delays it), on the event loop (no worker thread).
+
+    SQLite reads the database file's header: a reader never waits in WAL mode and the
+    header is in the page cache, so it takes microseconds. PostgreSQL is asked `SELECT 1`
+    asynchronously; checks that arrive while a ping is in flight share its answer. A ping
+    that fails, or takes longer than `timeout`, drops the connection and the next one opens
+    a new one; so does a change of the app's database.
     """
 
-    def __init__(self, *, timeout: float) -> None:
+    def __init__(self, *, timeout: int) -> None:
         self.timeout = timeout
         self._database: Database | None = None  # the one `_connection` is to
-        self._connection: Any = None  # psycopg.AsyncConnection, opened on first use
+        self._connection: Any = None  # sqlite3 or psycopg.AsyncConnection, opened on use
         self._flight: asyncio.Future[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()
 
     async def ping(self, database: Database) -> None:
         """Return if `database` answers; raise if it does not."""
+        if database is not self._database:
+            self._drop()
+            self._database = database
         if database.is_sqlite:
-            database.ping_here()
+            self._ping_sqlite(database)
             return
         if self._flight is None:
             flight = asyncio.ensure_future(self._ping_postgres(database))
@@ -64,20 +70,28 @@ class HealthProbe:
         if not flight.cancelled():
             flight.exception()  # retrieved: a failure is the waiters' to report
 
+    def _ping_sqlite(self, database: Database) -> None:
+        try:
+            if self._connection is None:
+                dialect = database.engine.dialect
+                cargs, cparams = dialect.create_connect_args(database.engine.url)
+                cparams.update(check_same_thread=False, timeout=PROBE_BUSY_SECONDS)
+                self._connection = dialect.loaded_dbapi.connect(*cargs, **cparams)
+            # Read to the end: a statement left open would hold a snapshot that keeps
+            # checkpoints from recycling the WAL.
+            self._connection.execute("PRAGMA schema_version").fetchall()
+        except Exception:
+            self._drop()
+            raise
+
     async def _ping_postgres(self, database: Database) -> None:
         import psycopg
 
-        if database is not self._database:
-            self._drop()
-            self._database = database
         try:
             if self._connection is None or self._connection.closed:
-                conninfo = make_url(database.url).set(drivername="postgresql")
                 self._connection = await asyncio.wait_for(
                     psycopg.AsyncConnection.connect(
-                        conninfo.render_as_string(hide_password=False),
-                        autocommit=True,
-                        connect_timeout=max(2, round(self.timeout)),
+                        database.libpq_url, autocommit=True, connect_timeout=self.timeout
                     ),
                     self.timeout,
                 )
@@ -87,10 +101,13 @@ class HealthProbe:
             raise
 
     def _drop(self) -> None:
-        """Forget the connection; it is closed in the background (closing a connection
-        whose server went silent would hold up the answer)."""
+        """Forget the connection. A PostgreSQL one is closed in the background (closing a
+        connection whose server went silent would hold up the answer)."""
         connection, self._connection = self._connection, None
         if connection is None:
+            return
+        if self._database is not None and self._database.is_sqlite:
+            connection.close()
             return
 
         async def close() -> None:

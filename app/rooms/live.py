@@ -27,7 +27,6 @@ from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from sqlalchemy.engine import make_url
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import StreamingResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -253,12 +252,11 @@ class Hub:
         the open streams re-read, which covers anything sent while nobody listened."""
         import psycopg
 
-        conninfo = make_url(self.database.url).set(drivername="postgresql")
         delay = 0.5
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                    conninfo.render_as_string(hide_password=False), autocommit=True
+                    self.database.libpq_url, autocommit=True
                 ) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     self.listening.set()
