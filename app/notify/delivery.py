@@ -130,7 +130,7 @@ def _retry(session: Session, item: Claimed, ctx: Context, error: str) -> None:
 def _mail_text(session: Session, item: Claimed, ctx: Context) -> tuple[str, str]:
     assert item.base_url is not None and item.email_id is not None
     payload = item.payload
-    stop = subscriptions.unsubscribe_signature(session, item.email_id, ctx)
+    stop = subscriptions.unsubscribe_signature(session, email_id=item.email_id, ctx=ctx)
     unsubscribe = f"{item.base_url}/mail/unsubscribe?e={item.email_id}&t={stop}"
     tr = translator(str(payload.get("lang", DEFAULT)))  # the address's language
     text = "".join(

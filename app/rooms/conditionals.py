@@ -134,7 +134,7 @@ def count_moves(tree: Tree) -> int:
 # --- rows ------------------------------------------------------------------------------
 
 
-def load(session: Session, game_id: int, seat: Seat) -> ConditionalLines | None:
+def load(session: Session, *, game_id: int, seat: Seat) -> ConditionalLines | None:
     return session.scalar(
         select(ConditionalLines).where(
             ConditionalLines.game_id == game_id, ConditionalLines.seat_id == seat.id
@@ -144,6 +144,7 @@ def load(session: Session, game_id: int, seat: Seat) -> ConditionalLines | None:
 
 def save(
     session: Session,
+    *,
     game_id: int,
     seat: Seat,
     tree: Tree,
@@ -151,7 +152,7 @@ def save(
     note: str | None = None,
 ) -> ConditionalLines | None:
     """Keep `tree` (and `note`) for the seat; with neither, forget its row."""
-    row = load(session, game_id, seat)
+    row = load(session, game_id=game_id, seat=seat)
     if not tree and note is None:
         if row is not None:
             session.delete(row)
@@ -165,7 +166,7 @@ def save(
     return row
 
 
-def forget_game(session: Session, game_id: int, seats: Sequence[Seat]) -> None:
+def forget_game(session: Session, *, game_id: int, seats: Sequence[Seat]) -> None:
     """A game is over: no line of it can be played any more."""
     if any(seat.planned for seat in seats):
         session.execute(delete(ConditionalLines).where(ConditionalLines.game_id == game_id))

@@ -112,7 +112,7 @@ _INSERT_AND_NOTIFY = insert(Event).returning(func.pg_notify(CHANNEL, bindparam("
 
 
 def append_event(
-    session: Session, state: GameState, kind: EventKind, now: datetime, **data: Any
+    session: Session, state: GameState, *, kind: EventKind, now: datetime, **data: Any
 ) -> None:
     """Append to the room's versioned event record, in the change's own transaction; the
     action's events are kept on `state` too (its notifications are made from them).

@@ -38,7 +38,7 @@ def store_plan(
         tree = conditionals.check_lines(
             state.board().copy(), _lines(lines), ctx.settings, ply=game.ply
         )
-        conditionals.save(session, game.id, seat, tree, ctx.now)
+        conditionals.save(session, game_id=game.id, seat=seat, tree=tree, now=ctx.now)
         return state
 
 
@@ -46,5 +46,5 @@ def clear_plan(session: Session, *, room_id: str, token: str | None, ctx: Contex
     """Forget the seat's conditional moves (and any note about dropped ones)."""
     with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         seat = state.require_seat()
-        conditionals.save(session, state.game.id, seat, [], ctx.now)
+        conditionals.save(session, game_id=state.game.id, seat=seat, tree=[], now=ctx.now)
         return state

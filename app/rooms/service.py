@@ -144,7 +144,7 @@ def _read_plan(session: Session, state: GameState) -> None:
     """The acting seat's own conditional moves, for its view (only a seat that has some)."""
     seat = state.seat
     state.plan = (
-        conditionals.load(session, state.game.id, seat)
+        conditionals.load(session, game_id=state.game.id, seat=seat)
         if seat is not None and seat.planned
         else None
     )
@@ -161,7 +161,9 @@ def apply_due_deadlines(session: Session, state: GameState, *, ctx: Context) -> 
         room.status = RoomStatus.EXPIRED
         _lapse_offers(state, ctx, kind=OfferKind.REMATCH)
         reason = policy.closed_reason(ctx.settings)
-        append_event(session, state, EventKind.EXPIRED, now, game=game.number, reason=reason)
+        append_event(
+            session, state, kind=EventKind.EXPIRED, now=now, game=game.number, reason=reason
+        )
         _log("expired", game, outcome="closed")
     elif due is Deadline.EXPIRE:
         reason = policy.expired_reason(ctx.settings, waiting=room.status == RoomStatus.WAITING)
@@ -174,7 +176,9 @@ def apply_due_deadlines(session: Session, state: GameState, *, ctx: Context) -> 
             reason=reason,
             room_status=RoomStatus.EXPIRED,
         )
-        append_event(session, state, EventKind.EXPIRED, now, game=game.number, reason=reason)
+        append_event(
+            session, state, kind=EventKind.EXPIRED, now=now, game=game.number, reason=reason
+        )
     elif due is Deadline.CLAIM_OPEN:
         game.claim_notified = True
         opens = policy.claim_opens_at(room, game, ctx.settings)
@@ -183,8 +187,8 @@ def apply_due_deadlines(session: Session, state: GameState, *, ctx: Context) -> 
         append_event(
             session,
             state,
-            EventKind.CLAIM_OPEN,
-            now,
+            kind=EventKind.CLAIM_OPEN,
+            now=now,
             game=game.number,
             ply=game.ply,
             seat=game.seat_of(claimant),
@@ -199,8 +203,8 @@ def apply_due_deadlines(session: Session, state: GameState, *, ctx: Context) -> 
         append_event(
             session,
             state,
-            EventKind.CLAIM_SOON,
-            now,
+            kind=EventKind.CLAIM_SOON,
+            now=now,
             game=game.number,
             ply=game.ply,
             seat=game.seat_of(game.turn),
@@ -223,7 +227,7 @@ def finish_game(
     """End the current game; its pending draw offer lapses."""
     room, game = state.room, state.game
     _drop_plans(session, state, "the game is over", ctx)
-    conditionals.forget_game(session, game.id, room.seats)
+    conditionals.forget_game(session, game_id=game.id, seats=room.seats)
     game.status = GameStatus.FINISHED
     game.winner = winner
     game.termination = ending
@@ -235,8 +239,8 @@ def finish_game(
     append_event(
         session,
         state,
-        EventKind.GAME_OVER,
-        ctx.now,
+        kind=EventKind.GAME_OVER,
+        now=ctx.now,
         game=game.number,
         winner=winner.value if winner else None,
         termination=ending,
@@ -322,7 +326,9 @@ def create_room(
         room.games.append(game)
         session.flush()
         state = GameState(room, game, [], [], seat=creator)
-        append_event(session, state, EventKind.CREATED, now, rule_set=rule_set, seat=creator.role)
+        append_event(
+            session, state, kind=EventKind.CREATED, now=now, rule_set=rule_set, seat=creator.role
+        )
         _log("created", game, outcome="waiting", rule_set=rule_set)
         if computer is not None:
             _seat_opponent(session, state, ctx, token_hash=None, computer=computer)
@@ -392,7 +398,9 @@ def rename_seat(
         state.require_open()
         if seat.name != name:
             seat.name = name
-            append_event(session, state, EventKind.RENAMED, ctx.now, seat=seat.role, name=name)
+            append_event(
+                session, state, kind=EventKind.RENAMED, now=ctx.now, seat=seat.role, name=name
+            )
         return state
 
 
@@ -420,7 +428,9 @@ def _seat_opponent(
     room.status = RoomStatus.PLAYING
     room.last_active_at = now
     extra = {"computer_level": computer.value} if computer is not None else {}
-    append_event(session, state, EventKind.JOINED, now, seat=seat.role, game=game.number, **extra)
+    append_event(
+        session, state, kind=EventKind.JOINED, now=now, seat=seat.role, game=game.number, **extra
+    )
     _log("joined", game, outcome="playing")
     return seat
 
@@ -506,8 +516,8 @@ def record_move(
     append_event(
         session,
         state,
-        EventKind.MOVE,
-        now,
+        kind=EventKind.MOVE,
+        now=now,
         game=game.number,
         ply=game.ply,
         side=side.value,
@@ -548,7 +558,7 @@ def _answer_from_plan(session: Session, state: GameState, played: BoardMove, ctx
     owner = next(s for s in state.room.seats if s.role == game.seat_of(game.turn))
     if not owner.planned:
         return
-    row = conditionals.load(session, game.id, owner)
+    row = conditionals.load(session, game_id=game.id, seat=owner)
     if row is None or not row.tree:
         return
     found = conditionals.follow(row.tree, played)
@@ -559,7 +569,7 @@ def _answer_from_plan(session: Session, state: GameState, played: BoardMove, ctx
         )
         return
     reply, rest = found
-    conditionals.save(session, game.id, owner, rest, ctx.now)
+    conditionals.save(session, game_id=game.id, seat=owner, tree=rest, now=ctx.now)
     record_move(session, state, seat=owner, move=reply, ctx=ctx, conditional=True)
     last = state.moves[-1]
     text = format_path(state.room.rule_set, last.path, bool(last.captured))
@@ -567,7 +577,9 @@ def _answer_from_plan(session: Session, state: GameState, played: BoardMove, ctx
 
 
 def _drop_plan(session: Session, state: GameState, seat: Seat, why: str, ctx: Context) -> None:
-    conditionals.save(session, state.game.id, seat, [], ctx.now, note=f"Dropped: {why}.")
+    conditionals.save(
+        session, game_id=state.game.id, seat=seat, tree=[], now=ctx.now, note=f"Dropped: {why}."
+    )
     state.notes.append((seat.role, "conditional_dropped", {"why": why}))
 
 
@@ -575,7 +587,7 @@ def _drop_plans(session: Session, state: GameState, why: str, ctx: Context) -> N
     """Every seat's stored lines in this game go (a draw offer, the game's end)."""
     for seat in state.room.seats:
         if seat.planned:
-            row = conditionals.load(session, state.game.id, seat)
+            row = conditionals.load(session, game_id=state.game.id, seat=seat)
             if row is not None and row.tree:
                 _drop_plan(session, state, seat, why, ctx)
 
@@ -646,8 +658,8 @@ def draw_action(
             append_event(
                 session,
                 state,
-                EventKind.DRAW_ACCEPTED,
-                ctx.now,
+                kind=EventKind.DRAW_ACCEPTED,
+                now=ctx.now,
                 game=state.game.number,
                 seat=seat.role,
             )
@@ -723,7 +735,9 @@ def _offer_or_answer(
         session.add(offer)
         state.offers.append(offer)
         side = {"side": game.side_of(seat.role).value} if kind == OfferKind.DRAW else {}
-        append_event(session, state, _OFFERED[kind], now, game=game.number, seat=seat.role, **side)
+        append_event(
+            session, state, kind=_OFFERED[kind], now=now, game=game.number, seat=seat.role, **side
+        )
         _log(f"{kind}_offered", game, outcome="pending")
         return False
     pending = policy.offer_to_answer(state.offers, kind, seat.role)
@@ -732,7 +746,7 @@ def _offer_or_answer(
         pending.status = OfferStatus.ACCEPTED
         return True
     pending.status = OfferStatus.DECLINED
-    append_event(session, state, _DECLINED[kind], now, game=game.number, seat=seat.role)
+    append_event(session, state, kind=_DECLINED[kind], now=now, game=game.number, seat=seat.role)
     _log(f"{kind}_declined", game, outcome="declined")
     return False
 
@@ -768,8 +782,8 @@ def _start_next_game(session: Session, state: GameState, ctx: Context) -> None:
     append_event(
         session,
         state,
-        EventKind.REMATCH_ACCEPTED,
-        now,
+        kind=EventKind.REMATCH_ACCEPTED,
+        now=now,
         game=game.number,
         drums_seat=game.drums_seat,
     )
@@ -841,8 +855,8 @@ def _ended_by(
     append_event(
         session,
         state,
-        kind,
-        ctx.now,
+        kind=kind,
+        now=ctx.now,
         game=state.game.number,
         seat=seat.role,
         side=side.value,

@@ -253,7 +253,7 @@ def _room_of_address(session: Session, which: ColumnElement[bool]) -> str | None
         )
 
 
-def unsubscribe_signature(session: Session, email_id: int, ctx: Context) -> str:
+def unsubscribe_signature(session: Session, *, email_id: int, ctx: Context) -> str:
     """The signature of the unsubscribe link of an address: a link that needs no seat
     token and no stored secret."""
     key = service_key(session, "mail-links", lambda: secrets.token_urlsafe(32), ctx.now)
@@ -263,7 +263,9 @@ def unsubscribe_signature(session: Session, email_id: int, ctx: Context) -> str:
 
 def unsubscribe(session: Session, *, email_id: int, signature: str, ctx: Context) -> None:
     """The one-click unsubscribe (RFC 8058): the address is forgotten, its mails stop."""
-    if not hmac.compare_digest(unsubscribe_signature(session, email_id, ctx), signature):
+    if not hmac.compare_digest(
+        unsubscribe_signature(session, email_id=email_id, ctx=ctx), signature
+    ):
         raise LinkInvalid(N_("this unsubscribe link is not valid"))
     room_id = _room_of_address(session, SeatEmail.id == email_id)
     if room_id is None:

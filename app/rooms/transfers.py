@@ -89,7 +89,7 @@ def redeem_transfer(session: Session, *, room_id: str, secret: str, ctx: Context
         _cancel_open(session, seat, now)
         forget_devices(session, seat)
         # The old device's open pages hear of it and become a spectator's.
-        append_event(session, state, EventKind.SEAT_MOVED, now, seat=seat.role)
+        append_event(session, state, kind=EventKind.SEAT_MOVED, now=now, seat=seat.role)
         state.seat = seat
         log_fields(log, "transfer_redeemed", room=room_id, seat=seat.role)
         return Granted(state, token)
