@@ -88,14 +88,14 @@ class HealthProbe:
         import psycopg
 
         try:
-            if self._connection is None or self._connection.closed:
-                self._connection = await asyncio.wait_for(
-                    psycopg.AsyncConnection.connect(
+            # asyncio.timeout, not wait_for: no task of its own, so no extra turns of a
+            # loop that a crowd's fan-out keeps busy.
+            async with asyncio.timeout(self.timeout):
+                if self._connection is None or self._connection.closed:
+                    self._connection = await psycopg.AsyncConnection.connect(
                         database.libpq_url, autocommit=True, connect_timeout=self.timeout
-                    ),
-                    self.timeout,
-                )
-            await asyncio.wait_for(self._connection.execute("SELECT 1"), self.timeout)
+                    )
+                await self._connection.execute("SELECT 1")
         except BaseException:
             self._drop()
             raise

@@ -24,7 +24,8 @@ import logging
 import sys
 import threading
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator
+from functools import partial
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -43,9 +44,12 @@ log = logging.getLogger("checkers.live")
 RETRY_MS = 2000
 QUEUE_LIMIT = 64  # notices a slow stream may fall behind before it re-reads instead
 PAGE = 500
-FANOUT_SLICE = 50  # streams woken per turn of the event loop
+FANOUT_SLICE = 20  # streams written per turn of the event loop
 BURST_SWITCH = 0.0005  # seconds: the interpreter's switch interval during a fan-out
 SERVER_SEND = "checkers.server_send"  # the scope's key of the server's own `send`
+
+# Writes one frame to a client now: None once written, else what to await for the rest.
+Outlet = Callable[[bytes], Awaitable[None] | None]
 
 
 class _SwitchSooner:
@@ -78,9 +82,18 @@ _threads_switch_sooner = _SwitchSooner()
 
 
 class Subscription:
-    """One stream's inbox of notices for one room. Its clock (a keep-alive comment after
-    `keepalive` seconds of silence, the end at `ends`) is kept by the hub's one ticker: a
-    timer per wait would cost each of a thousand viewers more than its write."""
+    """One stream's inbox of notices for one room, and its place in the hub's fan-out.
+
+    While its stream is parked with nothing left to write, the subscription holds the
+    stream's `outlet` and the fan-out writes each next event straight to the client
+    (`deliver`): a thousand viewers then cost a thousand socket writes per event, not a
+    thousand tasks woken. Anything else (an event out of order or without its body, a
+    keep-alive, the end, a write the client's socket cannot take now) goes to the inbox
+    and wakes the stream, which takes the outlet back until it has caught up.
+
+    Its clock (a keep-alive comment after `keepalive` seconds of silence, the end at
+    `ends`) is kept by the hub's one ticker: a timer per wait would cost each of a
+    thousand viewers more than its write."""
 
     def __init__(self, room_id: str, *, now: float, ends: float, keepalive: float) -> None:
         self.room_id = room_id
@@ -92,8 +105,27 @@ class Subscription:
         self.quiet_since = now  # when the stream last wrote
         self.ping = False  # silent for `keepalive`: a comment is due
         self.expired = False
+        self.last = 0  # the version of the last event written to the client
+        self.outlet: Outlet | None = None  # set while the fan-out may write directly
+        self.pending: Awaitable[None] | None = None  # a direct write still under way
+
+    def deliver(self, notice: Notice, now: float) -> None:
+        """The fan-out's hand-over: written now if it is the next event and the stream is
+        parked, else queued for the stream."""
+        outlet = self.outlet
+        if outlet is not None and notice.event is not None and notice.version == self.last + 1:
+            self.last = notice.version
+            self.wrote(now)
+            pending = outlet(notice.frame)
+            if pending is not None:  # the client's socket is full: the stream waits for it
+                self.outlet = None
+                self.pending = pending
+                self.wake.set()
+        elif outlet is None or notice.version > self.last:
+            self.push(notice)
 
     def push(self, notice: Notice) -> None:
+        self.outlet = None
         if len(self.notices) >= QUEUE_LIMIT:
             self.notices.clear()
             self.resync = True
@@ -102,21 +134,31 @@ class Subscription:
         self.wake.set()
 
     def mark_resync(self) -> None:
+        self.outlet = None
         self.resync = True
         self.wake.set()
 
     def tick(self, now: float) -> None:
         if now >= self.ends:
+            self.outlet = None
             self.expired = True
             self.wake.set()
         elif now - self.quiet_since >= self.keepalive:
+            self.outlet = None
             self.ping = True
             self.wake.set()
 
-    async def wait(self) -> None:
+    async def park(self, outlet: Outlet) -> None:
+        """Hand `outlet` to the fan-out and wait until the stream has something to do;
+        then the stream writes alone again, once a direct write under way is through."""
         if not self.wake.is_set():
+            self.outlet = outlet
             await self.wake.wait()
+        self.outlet = None
         self.wake.clear()
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            await pending
 
     def take(self) -> tuple[list[Notice], bool]:
         notices, resync = list(self.notices), self.resync
@@ -127,6 +169,17 @@ class Subscription:
     def wrote(self, now: float) -> None:
         self.quiet_since = now
         self.ping = False
+
+    def close(self) -> None:
+        """The stream is over: no direct write from now on; one under way is dropped."""
+        self.outlet = None
+        pending, self.pending = self.pending, None
+        if isinstance(pending, asyncio.Future):
+            if pending.done():
+                if not pending.cancelled():
+                    pending.exception()  # retrieved: the stream is ending anyway
+            else:
+                pending.cancel()
 
 
 class Hub:
@@ -187,6 +240,7 @@ class Hub:
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
+        sub.close()
         subs = self._rooms.get(sub.room_id)
         if subs is not None:
             subs.discard(sub)
@@ -203,6 +257,7 @@ class Hub:
             self._fanout = asyncio.get_running_loop().create_task(self._fan_out())
 
     async def _fan_out(self) -> None:
+        loop = asyncio.get_running_loop()
         with _threads_switch_sooner:
             while self._outbox:
                 notice = self._outbox.popleft()
@@ -210,8 +265,9 @@ class Hub:
                 for start in range(0, len(subs), FANOUT_SLICE):
                     if start:
                         await asyncio.sleep(0)
+                    now = loop.time()
                     for sub in subs[start : start + FANOUT_SLICE]:
-                        sub.push(notice)
+                        sub.deliver(notice, now)
 
     async def _tick(self) -> None:
         """Wake the streams whose keep-alive or end is due; stops when none is open."""
@@ -343,51 +399,56 @@ def events_after(database: Database, room_id: str, after: int) -> list[dict[str,
         after = page.events[-1].version
 
 
-async def stream(hub: Hub, room_id: str, after: int, *, settings: Settings) -> AsyncIterator[bytes]:
+async def stream(
+    hub: Hub, room_id: str, after: int, *, settings: Settings, outlet: Outlet
+) -> AsyncIterator[bytes]:
     """The room's events after version `after`, then each new one as it is committed;
     a comment every `live_keepalive_seconds` of silence keeps proxies from dropping the
     stream, which ends after `live_stream_seconds` (the client resumes with Last-Event-ID,
-    which also moves long-lived viewers between instances as deployments change)."""
+    which also moves long-lived viewers between instances as deployments change).
+
+    What it yields goes out through the response; while it waits, the fan-out writes the
+    next events through `outlet` itself (`Subscription.deliver`)."""
     sub = hub.subscribe(  # before the first read: nothing falls in between
         room_id, seconds=settings.live_stream_seconds, keepalive=settings.live_keepalive_seconds
     )
     database = hub.database
     loop = asyncio.get_running_loop()
-    last = after
+    sub.last = after
 
     async def missed() -> list[dict[str, Any]]:
         try:
-            return await run_in_threadpool(events_after, database, room_id, last)
+            return await run_in_threadpool(events_after, database, room_id, sub.last)
         except errors.RoomNotFound:  # deleted (retention): the stream ends
             raise _RoomGone from None
 
     try:
         yield f"retry: {RETRY_MS}\n\n".encode()
         for event in await missed():
-            last = event["version"]
+            sub.last = event["version"]
             yield sse_frame(event)
         sub.wrote(loop.time())
         while True:
-            await sub.wait()
+            await sub.park(outlet)
             if sub.expired:
                 return
             notices, resync = sub.take()
-            sent = last
+            sent = sub.last
             for notice in sorted(notices, key=lambda n: n.version):
-                if resync or notice.version <= last:
+                if resync or notice.version <= sub.last:
                     continue
-                if notice.event is not None and notice.version == last + 1:
-                    last = notice.version
+                if notice.event is not None and notice.version == sub.last + 1:
+                    sub.last = notice.version
                     yield notice.frame
                 else:
                     resync = True
             if resync:
                 for event in await missed():
-                    last = event["version"]
+                    sub.last = event["version"]
                     yield sse_frame(event)
-            if last == sent and sub.ping:
+            if sub.last == sent and sub.ping:
                 yield b": keep-alive\n\n"
-            elif last == sent:
+            elif sub.last == sent:
                 continue  # nothing new: the silence goes on
             sub.wrote(loop.time())
     except _RoomGone:
@@ -401,8 +462,8 @@ class _RoomGone(Exception):
 
 
 class LiveResponse(StreamingResponse):
-    """The SSE answer; gives its stream's place back however it ends (the client hangs
-    up, the stream ends, the server stops), even before it began.
+    """The SSE answer of `stream`; gives its stream's place back however it ends (the
+    client hangs up, the stream ends, the server stops), even before it began.
 
     Its start and its end pass through every middleware (headers, access log, answer
     first); the frames between go straight to the server's `send` that
@@ -411,14 +472,23 @@ class LiveResponse(StreamingResponse):
     wrappers would be most of what each one costs.
     """
 
-    def __init__(self, body: AsyncIterator[bytes], release: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        room_id: str,
+        after: int,
+        *,
+        settings: Settings,
+        release: Callable[[], None],
+    ) -> None:
         super().__init__(
-            body,
+            stream(hub, room_id, after, settings=settings, outlet=self._write_now),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
         self.release = release
         self.direct: Send | None = None
+        self.frames: Send | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         self.direct = scope.get(SERVER_SEND)
@@ -427,11 +497,65 @@ class LiveResponse(StreamingResponse):
         finally:
             self.release()
 
+    def _write_now(self, frame: bytes) -> Awaitable[None] | None:
+        assert self.frames is not None, "the stream writes only once the answer has begun"
+        return send_now(self.frames, _body(frame))
+
     async def stream_response(self, send: Send) -> None:
         await send(
             {"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers}
         )
-        frames = self.direct or send
+        self.frames = frames = self.direct or send
         async for chunk in self.body_iterator:
-            await frames({"type": "http.response.body", "body": chunk, "more_body": True})
+            await frames(_body(chunk))
         await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def _body(chunk: bytes | str | memoryview) -> Message:
+    return {"type": "http.response.body", "body": chunk, "more_body": True}
+
+
+# --- writing without a task -----------------------------------------------------------
+
+
+def send_now(send: Send, message: Message) -> Awaitable[None] | None:
+    """Run `send(message)` in the caller's turn of the event loop, without a task of its
+    own. A server's send of a body returns without waiting unless the client's socket is
+    full; only then does the rest go on as a task, which is returned to be awaited. None
+    means the message is written; a failure is returned as a failed future."""
+    steps = send(message).__await__()
+    try:
+        waiting = steps.send(None)
+    except StopIteration:
+        return None
+    except Exception as exc:
+        failed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        failed.set_exception(exc)
+        return failed
+    return asyncio.ensure_future(_Resumed(steps, waiting).run())
+
+
+class _Resumed:
+    """The rest of an awaitable that has already run up to its first wait: a task runs it
+    from there, passing the wait on and the task's wake-ups (or its cancellation) back."""
+
+    def __init__(self, steps: Generator[Any, None, Any], waiting: Any) -> None:
+        self.steps = steps
+        self.waiting = waiting
+
+    def __await__(self) -> Generator[Any, None, None]:
+        steps, waiting = self.steps, self.waiting
+        while True:
+            try:
+                yield waiting
+            except BaseException as exc:
+                step = partial(steps.throw, exc)
+            else:
+                step = partial(steps.send, None)
+            try:
+                waiting = step()
+            except StopIteration:
+                return
+
+    async def run(self) -> None:
+        await self

@@ -32,7 +32,7 @@ from app.engine import RULE_SETS, Board, EngineError
 
 from . import errors, planning, service, subscriptions
 from .events import MAX_VERSION, SSE_EVENT_EXAMPLE, SSE_EVENT_SCHEMA
-from .live import LiveResponse, stream
+from .live import LiveResponse
 from .pdn import export_game
 from .runtime import RoomsRuntime, RuntimeDep
 from .schemas import (
@@ -537,4 +537,4 @@ async def room_events(
 
         return await run_in_threadpool(page)
     release = runtime.hub.reserve(client, ctx.settings)
-    return LiveResponse(stream(runtime.hub, room_id, start, settings=ctx.settings), release)
+    return LiveResponse(runtime.hub, room_id, start, settings=ctx.settings, release=release)

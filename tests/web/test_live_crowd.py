@@ -10,12 +10,14 @@ server in a thread, so the test can count the app's statements):
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -23,7 +25,7 @@ import pytest
 from sqlalchemy import event
 
 from app.core.clock import ManualClock
-from app.core.db import Database
+from app.core.db import Base, Database
 from app.core.settings import Settings
 from app.main import create_app
 from tests.web.servers import serve_app
@@ -206,3 +208,121 @@ def test_a_stream_ends_after_its_time_and_a_burst_leaves_the_switch_interval(liv
         assert viewer.ended(timeout=5), "the stream outlived LIVE_STREAM_SECONDS"
         assert 0.8 <= time.monotonic() - started < 3.0
     assert sys.getswitchinterval() == before
+
+
+class AsgiViewer:
+    """A live stream called on the app as a server would, in the test's event loop; its
+    `send` can be held, as a server's is while a client's socket is full."""
+
+    def __init__(self, app: Any, room: str, address: str) -> None:
+        self.frames: list[bytes] = []
+        self.held = asyncio.Event()
+        self.held.set()
+        self.arrived = asyncio.Event()
+        self._gone = asyncio.Event()
+        self._asked = False  # the (empty) request body has been received
+        self.in_flight = self.most_in_flight = 0  # writes begun and not yet through
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0", "spec_version": "2.3"},
+            "http_version": "1.1",
+            "method": "GET",
+            "scheme": "http",
+            "path": f"/api/rooms/{room}/events",
+            "raw_path": f"/api/rooms/{room}/events".encode(),
+            "query_string": b"after=0",
+            "root_path": "",
+            "headers": [(b"host", b"127.0.0.1"), (b"accept", b"text/event-stream")],
+            "client": (address, 40000),
+            "server": ("127.0.0.1", 80),
+        }
+        self.task = asyncio.create_task(app(scope, self._receive, self._send))
+
+    async def _receive(self) -> dict[str, Any]:
+        if not self._asked:
+            self._asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await self._gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.body" and message.get("body"):
+            self.in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
+            await self.held.wait()
+            self.in_flight -= 1
+            self.frames.append(message["body"])
+            self.arrived.set()
+
+    def ids(self) -> list[int]:
+        return [
+            int(line[4:])
+            for frame in self.frames
+            for line in frame.decode().splitlines()
+            if line.startswith("id: ")
+        ]
+
+    async def until(self, count: int) -> list[int]:
+        async with asyncio.timeout(5):
+            while len(self.ids()) < count:
+                self.arrived.clear()
+                await self.arrived.wait()
+        return self.ids()
+
+    async def close(self) -> None:
+        self._gone.set()
+        await asyncio.wait_for(self.task, 5)
+
+
+def test_a_viewer_whose_socket_is_full_holds_up_no_one(tmp_path: Path, clock: ManualClock) -> None:
+    """The fan-out writes each event to every parked stream itself; a write that has to
+    wait (the client's socket is full) goes on in the background, the other viewers get
+    the next events meanwhile, and the held viewer gets every event, in order, once its
+    socket drains."""
+    database = Database(f"sqlite:///{tmp_path}/checkers.sqlite3")
+    Base.metadata.create_all(database.engine)
+    settings = Settings(
+        database_url=database.url,
+        scheduler_enabled=False,
+        migrate_on_start=False,
+        rate_limit_enabled=False,
+    )
+    app = create_app(settings, clock=clock, database=database)
+    moves = ["11-15", "22-18", "15x22", "25x18", "12-16", "18-14"]
+
+    async def play() -> None:
+        transport = httpx.ASGITransport(app=app)
+        async with (
+            app.router.lifespan_context(app),
+            httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as api,
+        ):
+            created = (await api.post("/api/rooms", json={"rule_set": "english"})).json()
+            room = created["room_id"]
+            joined = (await api.post(f"/api/rooms/{room}/join")).json()
+            tokens = [created["token"], joined["token"]]
+            fast = AsgiViewer(app, room, "127.0.0.2")
+            slow = AsgiViewer(app, room, "127.0.0.3")
+            assert await fast.until(2) == [1, 2]
+            assert await slow.until(2) == [1, 2]
+            slow.held.clear()  # its socket is full from now on
+
+            for ply, move in enumerate(moves):
+                answer = await api.post(
+                    f"/api/rooms/{room}/moves",
+                    json={"move": move, "expected_ply": ply},
+                    headers={"Authorization": f"Bearer {tokens[ply % 2]}"},
+                )
+                assert answer.status_code == 200, answer.text
+                assert await fast.until(3 + ply) == list(range(1, 4 + ply))
+            assert slow.ids() == [1, 2], "a held viewer got frames past its full socket"
+            assert slow.most_in_flight == 1, "writes piled up on a full socket"
+
+            slow.held.set()  # the socket drains
+            assert await slow.until(2 + len(moves)) == list(range(1, 3 + len(moves)))
+            await fast.close()
+            await slow.close()
+
+    try:
+        asyncio.run(play())
+    finally:
+        database.dispose()
