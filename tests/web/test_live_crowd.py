@@ -17,7 +17,6 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,7 +24,7 @@ import pytest
 from sqlalchemy import event
 
 from app.core.clock import ManualClock
-from app.core.db import Base, Database
+from app.core.db import Database
 from app.core.settings import Settings
 from app.main import create_app
 from tests.web.servers import serve_app
@@ -274,19 +273,13 @@ class AsgiViewer:
         await asyncio.wait_for(self.task, 5)
 
 
-def test_a_viewer_whose_socket_is_full_holds_up_no_one(tmp_path: Path, clock: ManualClock) -> None:
+def test_a_viewer_whose_socket_is_full_holds_up_no_one(
+    database: Database, clock: ManualClock, settings: Settings
+) -> None:
     """The fan-out writes each event to every parked stream itself; a write that has to
     wait (the client's socket is full) goes on in the background, the other viewers get
     the next events meanwhile, and the held viewer gets every event, in order, once its
     socket drains."""
-    database = Database(f"sqlite:///{tmp_path}/checkers.sqlite3")
-    Base.metadata.create_all(database.engine)
-    settings = Settings(
-        database_url=database.url,
-        scheduler_enabled=False,
-        migrate_on_start=False,
-        rate_limit_enabled=False,
-    )
     app = create_app(settings, clock=clock, database=database)
     moves = ["11-15", "22-18", "15x22", "25x18", "12-16", "18-14"]
 
@@ -322,7 +315,4 @@ def test_a_viewer_whose_socket_is_full_holds_up_no_one(tmp_path: Path, clock: Ma
             await fast.close()
             await slow.close()
 
-    try:
-        asyncio.run(play())
-    finally:
-        database.dispose()
+    asyncio.run(play())
