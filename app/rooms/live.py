@@ -24,7 +24,7 @@ import logging
 import sys
 import threading
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator
+from collections.abc import AsyncIterator, Callable, Generator
 from functools import partial
 from typing import Any
 
@@ -49,7 +49,7 @@ BURST_SWITCH = 0.0005  # seconds: the interpreter's switch interval during a fan
 SERVER_SEND = "checkers.server_send"  # the scope's key of the server's own `send`
 
 # Writes one frame to a client now: None once written, else what to await for the rest.
-Outlet = Callable[[bytes], Awaitable[None] | None]
+Outlet = Callable[[bytes], asyncio.Future[None] | None]
 
 
 class _SwitchSooner:
@@ -107,7 +107,7 @@ class Subscription:
         self.expired = False
         self.last = 0  # the version of the last event written to the client
         self.outlet: Outlet | None = None  # set while the fan-out may write directly
-        self.pending: Awaitable[None] | None = None  # a direct write still under way
+        self.pending: asyncio.Future[None] | None = None  # a direct write still under way
 
     def deliver(self, notice: Notice, now: float) -> None:
         """The fan-out's hand-over: written now if it is the next event and the stream is
@@ -116,37 +116,37 @@ class Subscription:
         if outlet is not None and notice.event is not None and notice.version == self.last + 1:
             self.last = notice.version
             self.wrote(now)
-            pending = outlet(notice.frame)
-            if pending is not None:  # the client's socket is full: the stream waits for it
-                self.outlet = None
-                self.pending = pending
-                self.wake.set()
+            self.pending = outlet(notice.frame)
+            if self.pending is not None:  # the client's socket is full: the stream waits
+                self._rouse()
         elif outlet is None or notice.version > self.last:
             self.push(notice)
 
     def push(self, notice: Notice) -> None:
-        self.outlet = None
         if len(self.notices) >= QUEUE_LIMIT:
             self.notices.clear()
             self.resync = True
         else:
             self.notices.append(notice)
-        self.wake.set()
+        self._rouse()
 
     def mark_resync(self) -> None:
-        self.outlet = None
         self.resync = True
-        self.wake.set()
+        self._rouse()
 
     def tick(self, now: float) -> None:
         if now >= self.ends:
-            self.outlet = None
             self.expired = True
-            self.wake.set()
+            self._rouse()
         elif now - self.quiet_since >= self.keepalive:
-            self.outlet = None
             self.ping = True
-            self.wake.set()
+            self._rouse()
+
+    def _rouse(self) -> None:
+        """Wake the stream and take the outlet back from the fan-out: an event written
+        directly now would overtake what the stream has to write first."""
+        self.outlet = None
+        self.wake.set()
 
     async def park(self, outlet: Outlet) -> None:
         """Hand `outlet` to the fan-out and wait until the stream has something to do;
@@ -174,12 +174,12 @@ class Subscription:
         """The stream is over: no direct write from now on; one under way is dropped."""
         self.outlet = None
         pending, self.pending = self.pending, None
-        if isinstance(pending, asyncio.Future):
-            if pending.done():
-                if not pending.cancelled():
-                    pending.exception()  # retrieved: the stream is ending anyway
-            else:
-                pending.cancel()
+        if pending is None:
+            return
+        if not pending.done():
+            pending.cancel()
+        elif not pending.cancelled():
+            pending.exception()  # retrieved: the stream is ending anyway
 
 
 class Hub:
@@ -487,25 +487,24 @@ class LiveResponse(StreamingResponse):
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
         self.release = release
-        self.direct: Send | None = None
-        self.frames: Send | None = None
+        self.frames: Send | None = None  # the server's own send, once the answer has begun
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        self.direct = scope.get(SERVER_SEND)
+        self.frames = scope.get(SERVER_SEND)
         try:
             await super().__call__(scope, receive, send)
         finally:
             self.release()
 
-    def _write_now(self, frame: bytes) -> Awaitable[None] | None:
-        assert self.frames is not None, "the stream writes only once the answer has begun"
+    def _write_now(self, frame: bytes) -> asyncio.Future[None] | None:
+        assert self.frames is not None, "the stream writes once the answer has begun"
         return send_now(self.frames, _body(frame))
 
     async def stream_response(self, send: Send) -> None:
         await send(
             {"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers}
         )
-        self.frames = frames = self.direct or send
+        self.frames = frames = self.frames or send
         async for chunk in self.body_iterator:
             await frames(_body(chunk))
         await send({"type": "http.response.body", "body": b"", "more_body": False})
@@ -518,7 +517,7 @@ def _body(chunk: bytes | str | memoryview) -> Message:
 # --- writing without a task -----------------------------------------------------------
 
 
-def send_now(send: Send, message: Message) -> Awaitable[None] | None:
+def send_now(send: Send, message: Message) -> asyncio.Future[None] | None:
     """Run `send(message)` in the caller's turn of the event loop, without a task of its
     own. A server's send of a body returns without waiting unless the client's socket is
     full; only then does the rest go on as a task, which is returned to be awaited. None
