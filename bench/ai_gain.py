@@ -27,7 +27,7 @@ import os
 import subprocess
 import sys
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +35,7 @@ from ai_ladder import (  # bench/ is the script's own directory
     MAX_PLIES,
     PYDRAUGHTS,
     PyDraughts,
+    adjudicate,
     progress,
     push_ballot_move,
     random_openings,
@@ -56,9 +57,11 @@ CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "checke
 # ({"rule_set", "moves": [[start, end, [captured...]], ...], "time", "seed"}), one JSON
 # answer a line ([start, end, [captured...]]).
 DRIVER = """
-import json, sys
+import inspect, json, sys
 from app.ai import choose_move
 from app.engine import Board
+
+per_game = "game" in inspect.signature(choose_move).parameters  # a table kept per game
 
 def key(move):
     return [move.path[0], move.path[-1], sorted(move.captured)]
@@ -68,7 +71,8 @@ for line in sys.stdin:
     board = Board(ask["rule_set"])
     for played in ask["moves"]:
         board.push(next(m for m in board.legal_moves if key(m) == played))
-    move = choose_move(board, "executive", seed=ask["seed"], time_limit=ask["time"])
+    extra = {"game": ask["game"]} if per_game else {}
+    move = choose_move(board, "executive", seed=ask["seed"], time_limit=ask["time"], **extra)
     print(json.dumps(key(move)), flush=True)
 """
 
@@ -89,9 +93,11 @@ def commit_of(ref: str | None) -> tuple[str, str]:
         return BASELINE_COMMIT, _git("rev-parse", "--verify", f"{BASELINE_COMMIT}^{{commit}}")
 
 
-def side_python(ref: str, commit: str) -> Path:
-    """The side virtualenv's Python with `commit`'s package installed (made once)."""
-    home = CACHE / commit[:12]
+def side_python(ref: str, commit: str, compiled: bool = False) -> Path:
+    """The side virtualenv's Python with `commit`'s package installed (made once), pure
+    Python unless ``compiled`` (the earlier Executive as it ran; an A/B of two compiled
+    builds wants both compiled)."""
+    home = CACHE / (commit[:12] + ("-compiled" if compiled else ""))
     python = home / "venv" / "bin" / "python"
     stamp = home / "installed"
     if stamp.exists():
@@ -107,7 +113,7 @@ def side_python(ref: str, commit: str) -> Path:
     subprocess.run(
         [str(python), "-m", "pip", "install", "--quiet", str(source)],
         check=True,
-        env={**os.environ, "CHECKERS_PURE_PYTHON": "1"},
+        env={**os.environ, "CHECKERS_PURE_PYTHON": "0" if compiled else "1"},
     )
     stamp.write_text(commit + "\n")
     return python
@@ -133,10 +139,16 @@ class Baseline:
         )
 
     def choose(
-        self, board: Board, played: list[list[object]], time_limit: float, seed: int
+        self, board: Board, played: list[list[object]], time_limit: float, seed: int, game: int
     ) -> Move:
         assert self.process.stdin is not None and self.process.stdout is not None
-        ask = {"rule_set": board.rule_set.key, "moves": played, "time": time_limit, "seed": seed}
+        ask = {
+            "rule_set": board.rule_set.key,
+            "moves": played,
+            "time": time_limit,
+            "seed": seed,
+            "game": game,
+        }
         self.process.stdin.write(json.dumps(ask) + "\n")
         self.process.stdin.flush()
         answer = json.loads(self.process.stdout.readline())
@@ -162,21 +174,9 @@ class Game:
     seed: int
 
 
-def adjudicate(board: Board) -> tuple[float, str] | None:
-    """The drums' score when the endgame tables hold the position, else None."""
-    found = egdb.probe(board)
-    if found is None:
-        return None
-    wdl = found[0]
-    if wdl == 0:
-        return 0.5, "endgame tables: draw"
-    mover_wins = wdl > 0
-    drums_win = mover_wins == (board.turn is Side.DRUMS)
-    return (1.0 if drums_win else 0.0), "endgame tables: won"
-
-
-def play(game: Game) -> tuple[float, int, str]:
-    """One game; returns this checkout's score (1, 0.5, 0), the plies and the reason."""
+def play(game: Game) -> tuple[float, int, str, list[str]]:
+    """One game; returns this checkout's score (1, 0.5, 0), the plies, the reason and the
+    moves."""
     board = Board(game.rule_set)
     rival = PyDraughts(game.time_limit) if game.rival == PYDRAUGHTS else None
     played: list[list[object]] = []
@@ -212,12 +212,13 @@ def play(game: Game) -> tuple[float, int, str]:
             move = rival.find(board, rival.choose())
         else:
             assert _BASELINE is not None
-            move = _BASELINE.choose(board, played, game.time_limit, seed)
+            move = _BASELINE.choose(board, played, game.time_limit, seed, game.seed)
         board.push(move)
         played.append(move_key(move))
         if rival is not None:
             rival.push(move.path)
-    return (score if game.new_drums else 1 - score), board.ply, reason
+    moves = [str(m) for m in board.move_stack]
+    return (score if game.new_drums else 1 - score), board.ply, reason, moves
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -232,6 +233,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time", type=float, default=0.2, help="seconds a move, both sides")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--compiled-baseline",
+        action="store_true",
+        help="install the baseline compiled (an A/B of two compiled builds), not pure Python",
+    )
+    parser.add_argument(
+        "--record", type=Path, help="write each game (opening, colour, moves, result) as JSON"
+    )
     args = parser.parse_args(argv)
 
     if args.versus and args.rule_set != "english":
@@ -244,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     rival = PYDRAUGHTS if args.versus else "baseline"
     if not args.versus:
         ref, commit = commit_of(args.baseline)
-        python = str(side_python(ref, commit))
+        python = str(side_python(ref, commit, compiled=args.compiled_baseline))
         rival = f"Executive of {ref}"
     tables = egdb.available(args.rule_set)
     games = [
@@ -272,14 +281,20 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(
         max_workers=args.processes, initializer=_start_worker, initargs=(python,)
     ) as pool:
-        futures: list[Future[tuple[float, int, str]]] = [pool.submit(play, g) for g in games]
-        for done, future in enumerate(futures, 1):
-            score, n, reason = future.result()
+        futures = [pool.submit(play, g) for g in games]
+        record = args.record.open("w") if args.record else None
+        for done, (g, future) in enumerate(zip(games, futures, strict=True), 1):
+            score, n, reason, moves = future.result()
+            if record is not None:
+                entry = {"new_drums": g.new_drums, "score": score, "reason": reason}
+                record.write(json.dumps({**entry, "moves": moves}) + "\n")
             results.append(score)
             plies.append(n)
             kind = reason.split(":")[0] if reason.startswith("endgame") else reason
             reasons[kind] = reasons.get(kind, 0) + 1
             progress(done, len(futures), started, "games")
+        if record is not None:
+            record.close()
     sys.stderr.write("\n")
     w, d, lo, score, e, e_lo, e_hi = summarise(results)
     print(

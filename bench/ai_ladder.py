@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.ai import Level, Searcher, choose_move  # noqa: E402
+from app.ai import Level, Searcher, choose_move, egdb  # noqa: E402
 from app.engine import RULE_SETS, Board, EngineError, Move, Side  # noqa: E402
 
 BALLOTS = ROOT.parent / "shared" / "data" / "english-3move-ballots.txt"
@@ -154,17 +154,43 @@ def push_ballot_move(board: Board, text: str) -> Move:
         return matches[0]
 
 
+def adjudicate(board: Board) -> tuple[float, str] | None:
+    """The drums' score when the endgame tables hold the position, else None."""
+    found = egdb.probe(board)
+    if found is None:
+        return None
+    wdl = found[0]
+    if wdl == 0:
+        return 0.5, "endgame tables: draw"
+    mover_wins = wdl > 0
+    drums_win = mover_wins == (board.turn is Side.DRUMS)
+    return (1.0 if drums_win else 0.0), "endgame tables: won"
+
+
 def play(game: Game) -> tuple[float, int, str]:
-    """Play one game; returns the drums' score (1, 0.5, 0), the plies and the reason."""
+    """Play one game; returns the drums' score (1, 0.5, 0), the plies and the reason.
+
+    Between the levels a game is scored from the endgame tables once their pieces are
+    left (when the tables are built): a won table position counts as won, as a match
+    adjudicates it, though the lower levels do not probe the tables."""
     board = Board(game.rule_set)
     rival = PyDraughts(game.time_limit) if PYDRAUGHTS in (game.drums, game.tires) else None
     for text in game.opening:
         move = push_ballot_move(board, text)
         if rival is not None:
             rival.push(move.path)
-    while not board.is_game_over() and board.ply < MAX_PLIES:
+    while board.ply < MAX_PLIES:
+        outcome = board.outcome()
+        if outcome is not None:
+            if outcome.winner is None:
+                return 0.5, board.ply, outcome.reason
+            return float(outcome.winner is Side.DRUMS), board.ply, outcome.reason
         if rival is not None:
             rival.check(board)
+        else:
+            judged = adjudicate(board)
+            if judged is not None:
+                return judged[0], board.ply, judged[1]
         player = game.drums if board.turn is Side.DRUMS else game.tires
         if player == PYDRAUGHTS:
             assert rival is not None
@@ -180,12 +206,7 @@ def play(game: Game) -> tuple[float, int, str]:
         board.push(move)
         if rival is not None:
             rival.push(move.path)
-    outcome = board.outcome()
-    if outcome is None:
-        return 0.5, board.ply, f"adjudicated draw after {MAX_PLIES} plies"
-    if outcome.winner is None:
-        return 0.5, board.ply, outcome.reason
-    return (1.0 if outcome.winner is Side.DRUMS else 0.0), board.ply, outcome.reason
+    return 0.5, board.ply, f"adjudicated draw after {MAX_PLIES} plies"
 
 
 def elo(score: float) -> float:
