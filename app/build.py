@@ -46,8 +46,10 @@ COMPILED_MODULES: tuple[str, ...] = (
     "app.ai.geometry",
     "app.ai.evaluation",
     "app.ai.search",
+    "app.ai.egdb",
 )
-"""The hot modules: move generation, perft, evaluation and search."""
+"""The hot modules: move generation, perft, evaluation, search and the endgame tables'
+solver and probe."""
 
 SOURCES_MANIFEST = "_compiled_sources.txt"
 """Written into the package by the compiled build: ``sha256  module`` per line."""

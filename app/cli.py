@@ -305,7 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
         "build", help="solve the endgames of up to N pieces by retrograde analysis"
     )
     b.add_argument("rule_set", help="english, brazilian, russian, spanish, italian, thai or all")
-    b.add_argument("--pieces", type=_pieces, default=4, help="pieces on the board, 2 to 4 (4)")
+    b.add_argument("--pieces", type=_pieces, default=4, help="pieces on the board, 2 to 5 (4)")
     b.add_argument(
         "--dir", default=None, help="where to keep them (CHECKERS_EGDB_DIR or the user cache)"
     )

@@ -28,6 +28,11 @@ Indexing. A slice's positions are numbered by the combination rank of each group
 (men of the side to move on the 28 squares below its far row, the other side's men on the
 28 above its own far row, each side's kings on all 32): a few dictionary look-ups per
 position, at the cost of some unused numbers where groups overlap. One byte per number.
+
+Storage. Tables of up to four pieces (7 MB a rule set in memory) are kept compressed and
+read whole. The five-piece table (180 MB) is kept uncompressed and read in place: every
+process maps the same file, so the operating system holds one copy for all of them and
+reads only the pages probed.
 """
 
 from __future__ import annotations
@@ -35,10 +40,11 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import mmap
 import os
 import time
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,14 +62,18 @@ from app.engine.squares import NUM_BITS, PROMOTION_MASK, RAY, SQUARE_BIT
 
 State = tuple[int, int, int, int]
 Slice = tuple[int, int, int, int]
+Table = bytearray | memoryview
+"""One slice's codes: in memory, or a view of a mapped file."""
 Progress = Callable[[int, int, str], None]
 
 #: Codes stored per position: 0 a draw, 1-20 a win in n, LOSS + n a loss in n.
 DRAW = 0
 LOSS = 128
 _UNSOLVED = 255
-#: The most pieces a table may hold: 5 pieces is ~180 million positions, out of reach.
-MAX_PIECES = 4
+#: The most pieces a table may hold (5 pieces: 180 million index numbers).
+MAX_PIECES = 5
+#: Tables of this many pieces or more are stored uncompressed and mapped, not read whole.
+MAPPED_FROM = 5
 #: The longest distance a code can hold (wins 1-126, losses LOSS + 0-126).
 MAX_HORIZON = 126
 _UNSOLVED_TO_DRAW = bytes(range(255)) + bytes([DRAW])
@@ -168,7 +178,7 @@ class Tables:
         self,
         rules: RuleSet,
         pieces: int,
-        data: dict[Slice, bytearray],
+        data: Mapping[Slice, Table],
         horizon: int = KING_PLIES_DRAW,
     ) -> None:
         self.rules = rules
@@ -272,9 +282,10 @@ def best_move(values: list[tuple[RawMove, Probe]]) -> tuple[RawMove, Probe]:
 
 
 class _Solver:
-    def __init__(self, rules: RuleSet, data: dict[Slice, bytearray], horizon: int) -> None:
+    def __init__(self, rules: RuleSet, data: dict[Slice, Table], horizon: int) -> None:
         self.rules = rules
-        self.data = data
+        self.data = data  # every slice, for reading
+        self.new: dict[Slice, bytearray] = {}  # the slices being solved
         self.horizon = horizon
         self.dims = {
             key: (len(_DOWN_MASKS[key[2]]), len(_KING_MASKS[key[1]]), len(_KING_MASKS[key[3]]))
@@ -283,7 +294,7 @@ class _Solver:
         self.flying = rules.flying_kings
 
     def add(self, key: Slice) -> None:
-        self.data[key] = bytearray([_UNSOLVED]) * _slice_size(key)
+        self.data[key] = self.new[key] = bytearray([_UNSOLVED]) * _slice_size(key)
         self.dims[key] = (
             len(_DOWN_MASKS[key[2]]),
             len(_KING_MASKS[key[1]]),
@@ -364,7 +375,7 @@ class _Solver:
         for key, _, _ in blocks:
             solved += self.dims[key][1] * self.dims[key][2]
         for key, om, pm in blocks:
-            table = self.data[key]
+            table = self.new[key]
             count = counts[key]
             men = om | pm
             n_pm, n_ok, n_pk = self.dims[key]
@@ -417,7 +428,7 @@ class _Solver:
                     if left > 255:  # pragma: no cover - at most 4 kings x 13 squares
                         raise AssertionError("too many king moves to count in a byte")
         predecessors = self.predecessors
-        data = self.data
+        data = self.new  # a plain king move stays within the blocks' slices
         for depth in range(horizon):
             for pos in losses[depth]:
                 for pred in predecessors(*pos):
@@ -480,7 +491,7 @@ def positions_of(pieces: int) -> int:
 def solve(
     rules: RuleSet,
     pieces: int,
-    lower: dict[Slice, bytearray],
+    lower: Mapping[Slice, Table],
     progress: Progress | None = None,
     *,
     horizon: int = KING_PLIES_DRAW,
@@ -517,7 +528,7 @@ def solve(
         solver.solve_pair(key, advance)
     out = {}
     for key in solved_keys:
-        out[key] = bytearray(solver.data[key].translate(_UNSOLVED_TO_DRAW))
+        out[key] = solver.new[key].translate(_UNSOLVED_TO_DRAW)
     if progress is not None:
         progress(total, total, "done")
     return out
@@ -539,40 +550,74 @@ def file_name(rules: RuleSet, pieces: int) -> str:
     return f"{rules.key}-{pieces}.egdb"
 
 
-def save(directory: Path, rules: RuleSet, pieces: int, data: dict[Slice, bytearray]) -> Path:
-    """Write the slices of exactly ``pieces`` pieces, compressed; returns the file."""
+def save(
+    directory: Path,
+    rules: RuleSet,
+    pieces: int,
+    data: Mapping[Slice, Table],
+    *,
+    mapped: bool | None = None,
+) -> Path:
+    """Write the slices of exactly ``pieces`` pieces, compressed or raw to be mapped (by
+    default raw from ``MAPPED_FROM`` pieces on); returns the file."""
     directory.mkdir(parents=True, exist_ok=True)
     keys = sorted(data)
+    if mapped is None:
+        mapped = pieces >= MAPPED_FROM
     header = json.dumps(
-        {"rules": rules.key, "pieces": pieces, "slices": [[*k, len(data[k])] for k in keys]}
+        {
+            "rules": rules.key,
+            "pieces": pieces,
+            "stored": "raw" if mapped else "zlib",
+            "slices": [[*k, len(data[k])] for k in keys],
+        }
     ).encode()
-    body = zlib.compress(b"".join(bytes(data[k]) for k in keys), 9)
     path = directory / file_name(rules, pieces)
     partial = path.with_suffix(".partial")
-    partial.write_bytes(_MAGIC + header + b"\n" + body)
+    with partial.open("wb") as out:
+        out.write(_MAGIC + header + b"\n")
+        if mapped:
+            for k in keys:
+                out.write(data[k])
+        else:
+            out.write(zlib.compress(b"".join(bytes(data[k]) for k in keys), 9))
     partial.replace(path)
     return path
 
 
-def _read(path: Path, rules: RuleSet, pieces: int) -> dict[Slice, bytearray]:
-    raw = path.read_bytes()
-    if not raw.startswith(_MAGIC):
-        raise EgdbError(f"{path.name} is not an endgame table")
-    header_end = raw.index(b"\n", len(_MAGIC))
-    header = json.loads(raw[len(_MAGIC) : header_end])
-    if header.get("rules") != rules.key or header.get("pieces") != pieces:
-        raise EgdbError(f"{path.name} holds another table")
-    try:
-        body = zlib.decompress(raw[header_end + 1 :])
-    except zlib.error as exc:
-        raise EgdbError(f"{path.name} is damaged: {exc}") from None
-    out: dict[Slice, bytearray] = {}
+def _read(path: Path, rules: RuleSet, pieces: int) -> dict[Slice, Table]:
+    with path.open("rb") as handle:
+        start = handle.read(len(_MAGIC) + 64 * 1024)
+        if not start.startswith(_MAGIC):
+            raise EgdbError(f"{path.name} is not an endgame table")
+        header_end = start.find(b"\n", len(_MAGIC))
+        if header_end < 0:
+            raise EgdbError(f"{path.name} is damaged: no header")
+        try:
+            header = json.loads(start[len(_MAGIC) : header_end])
+        except ValueError:
+            raise EgdbError(f"{path.name} is damaged: a bad header") from None
+        if header.get("rules") != rules.key or header.get("pieces") != pieces:
+            raise EgdbError(f"{path.name} holds another table")
+        body: bytes | memoryview
+        if header.get("stored", "zlib") == "raw":
+            # Mapped read-only: the pages are shared by every process reading the file.
+            body = memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
+            body = body[header_end + 1 :]
+        else:
+            handle.seek(header_end + 1)
+            try:
+                body = zlib.decompress(handle.read())
+            except zlib.error as exc:
+                raise EgdbError(f"{path.name} is damaged: {exc}") from None
+    out: dict[Slice, Table] = {}
     at = 0
     for a, b, c, d, size in header["slices"]:
         key = (a, b, c, d)
         if size != _slice_size(key):
             raise EgdbError(f"{path.name} has a slice of the wrong size")
-        out[key] = bytearray(body[at : at + size])
+        piece = body[at : at + size]
+        out[key] = piece if isinstance(piece, memoryview) else bytearray(piece)
         at += size
     if at != len(body) or set(out) != set(slices(pieces)):
         raise EgdbError(f"{path.name} is incomplete")
@@ -583,7 +628,7 @@ def load(rules: RuleSet | str, pieces: int, directory: Path | None = None) -> Ta
     """The tables of up to ``pieces`` pieces from ``directory``; EgdbError if missing."""
     rule_set = get_rule_set(rules)
     where = default_dir() if directory is None else directory
-    data: dict[Slice, bytearray] = {}
+    data: dict[Slice, Table] = {}
     for n in range(2, pieces + 1):
         path = where / file_name(rule_set, n)
         if not path.exists():
@@ -606,7 +651,7 @@ def build(
     if not 2 <= pieces <= MAX_PIECES:
         raise EgdbError(f"tables hold 2 to {MAX_PIECES} pieces, not {pieces}")
     where = default_dir() if directory is None else directory
-    data: dict[Slice, bytearray] = {}
+    data: dict[Slice, Table] = {}
     timings: dict[int, float] = {}
     for n in range(2, pieces + 1):
         path = where / file_name(rule_set, n)
@@ -717,6 +762,7 @@ __all__ = [
     "KNOWN_WIN",
     "LOCK_NAME",
     "LOSS",
+    "MAPPED_FROM",
     "MAX_HORIZON",
     "MAX_PIECES",
     "EgdbError",

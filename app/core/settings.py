@@ -150,7 +150,11 @@ class Settings(BaseSettings):
         "time the Executive plays it.",
     )
     egdb_pieces: int = Field(
-        default=4, ge=2, le=4, description="Pieces of the tables built on first use (2 to 4)."
+        default=4,
+        ge=2,
+        le=5,
+        description="Pieces of the tables built on first use (2 to 5; 5 pieces take 180 MB "
+        "of disk and tens of minutes of CPU a rule set).",
     )
     conditional_max_depth: int = Field(
         default=8, ge=1, le=50, description="Move pairs along one line of conditional moves."

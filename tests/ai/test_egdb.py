@@ -269,6 +269,25 @@ def test_tables_load_as_built(english3: Tables, tables_dir: Path) -> None:
         egdb.load("english", 4, tables_dir / "nowhere")
 
 
+def test_a_mapped_table_reads_as_the_compressed_one(english3: Tables, tmp_path: Path) -> None:
+    # The five-piece table is stored raw and mapped: the same codes through a view of
+    # the file, probed by the same code.
+    rules = get_rule_set("english")
+    for n in (2, 3):
+        part = {k: v for k, v in english3.data.items() if sum(k) == n}
+        egdb.save(tmp_path, rules, n, part, mapped=n == 3)
+    raw = (tmp_path / "english-3.egdb").read_bytes()
+    assert len(raw) > sum(len(v) for k, v in english3.data.items() if sum(k) == 3)
+    mapped = egdb.load("english", 3, tmp_path)
+    assert all(isinstance(mapped.data[k], memoryview) for k in mapped.data if sum(k) == 3)
+    assert mapped.data == english3.data
+    board = Board("english", fen="W:WK32:BK26")
+    assert mapped.probe(board) == english3.probe(board) == egdb.Probe(1, 9)
+    (tmp_path / "english-3.egdb").write_bytes(raw[:-1])
+    with pytest.raises(egdb.EgdbError, match="incomplete"):
+        egdb.load("english", 3, tmp_path)
+
+
 def test_a_damaged_file_is_refused(tmp_path: Path) -> None:
     egdb.build("thai", 2, tmp_path)
     path = tmp_path / "thai-2.egdb"
