@@ -211,6 +211,36 @@ def _cmd_egdb_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_egdb_check(args: argparse.Namespace) -> int:
+    """Each sampled position's stored value against the values after its moves; exit 1
+    on any disagreement (a damaged or foreign file, or a solver fault)."""
+    from app.ai import egdb
+    from app.engine import RULE_SETS
+
+    if args.rule_set not in RULE_SETS:
+        print(f"error: unknown rule set {args.rule_set!r}; known: {', '.join(RULE_SETS)}",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    directory = Path(args.dir) if args.dir else egdb.default_dir()
+    try:
+        tables = egdb.load(args.rule_set, args.pieces, directory)
+    except (egdb.EgdbError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    wrong = 0
+    for own, opp, kings in egdb.sample(tables, args.pieces, args.sample, args.seed):
+        found = egdb.disagreement(tables, own, opp, kings)
+        if found is not None:
+            wrong += 1
+            if wrong <= 10:
+                print(f"{egdb.position_fen(own, opp, kings)}: {found}")
+    print(
+        f"{args.rule_set} {args.pieces} pieces: {args.sample:,} random positions checked, "
+        f"{wrong:,} disagreeing"
+    )
+    return 1 if wrong else 0
+
+
 def _pieces(text: str) -> int:
     from app.ai.egdb import MAX_PIECES
 
@@ -312,6 +342,17 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--rebuild", action="store_true", help="solve again tables already built")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=_cmd_egdb_build)
+    c = egdb_sub.add_parser(
+        "check", help="check built tables against the moves on random positions"
+    )
+    c.add_argument("rule_set", help="english, brazilian, russian, spanish, italian or thai")
+    c.add_argument("--pieces", type=_pieces, default=4, help="the table's pieces, 2 to 5 (4)")
+    c.add_argument("--sample", type=_workers, default=100_000, help="positions (100000)")
+    c.add_argument("--seed", type=int, default=0, help="the random positions' seed (0)")
+    c.add_argument(
+        "--dir", default=None, help="where they are (CHECKERS_EGDB_DIR or the user cache)"
+    )
+    c.set_defaults(func=_cmd_egdb_check)
     return parser
 
 

@@ -42,6 +42,7 @@ import itertools
 import json
 import mmap
 import os
+import random
 import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -49,6 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.engine.board import KING_PLIES_DRAW, Board
+from app.engine.fen import write_fen
 from app.engine.movegen import (
     RawMove,
     apply,
@@ -58,7 +60,7 @@ from app.engine.movegen import (
     quiet_moves,
 )
 from app.engine.rulesets import RuleSet, get_rule_set
-from app.engine.squares import NUM_BITS, PROMOTION_MASK, RAY, SQUARE_BIT
+from app.engine.squares import NUM_BITS, PROMOTION_MASK, RAY, SQUARE_BIT, bits_to_squares
 
 State = tuple[int, int, int, int]
 Slice = tuple[int, int, int, int]
@@ -534,6 +536,95 @@ def solve(
     return out
 
 
+# -- checking -------------------------------------------------------------------------
+
+
+def disagreement(tables: Tables, own: int, opp: int, kings: int) -> str | None:
+    """What is wrong with the stored code of a position (its mover moving up, as the
+    drums), judged from the codes after each of its legal moves; None when it agrees.
+
+    A win in n has a move to a position lost for the other side: a capture or man's move
+    into any loss, or a plain king move into a loss in n - 1; none does better. A loss in n
+    has every move into a win for the other side, the plain king moves into wins in at most
+    n - 1 (one exactly), and 0 means no move at all. A draw has no move into a loss for the
+    other side and one move that does not lose."""
+    horizon = tables.horizon
+    code = tables.code(own, opp, kings, 0)
+    if code is None:
+        return "not held by the tables"
+    moves = generate(own, opp, kings, 0, tables.rules)
+    fastest = 0  # quickest win the moves give (0: none)
+    all_lose = bool(moves)
+    slowest = 0  # longest a loss can be held off through a plain king move
+    for move in moves:
+        after = tables.code(*apply(own, opp, kings, 0, move))
+        if after is None:
+            return "a move leads out of the tables"
+        plain_king = not move[1] and kings >> move[0][0] & 1
+        if after >= LOSS:
+            n = after - LOSS + 1 if plain_king else 1
+            if n <= horizon and (not fastest or n < fastest):
+                fastest = n
+            all_lose = False
+        elif after == DRAW or (plain_king and after + 1 > horizon):
+            all_lose = False
+        elif plain_king:
+            slowest = max(slowest, after)
+    if not moves:
+        expected = LOSS
+    elif fastest:
+        expected = fastest
+    elif all_lose:
+        expected = LOSS + slowest + 1
+    else:
+        expected = DRAW
+    if code == expected:
+        return None
+    return f"stored {_describe(code)}, the moves give {_describe(expected)}"
+
+
+def position_fen(own: int, opp: int, kings: int) -> str:
+    """The FEN of a table's position (its mover moving up, as the drums)."""
+    return write_fen(
+        bits_to_squares(own & ~kings),
+        bits_to_squares(own & kings),
+        bits_to_squares(opp & ~kings),
+        bits_to_squares(opp & kings),
+        0,
+    )
+
+
+def _describe(code: int) -> str:
+    if code == DRAW:
+        return "a draw"
+    if code >= LOSS:
+        return f"a loss in {code - LOSS}"
+    return f"a win in {code}"
+
+
+def sample(
+    tables: Tables, pieces: int, count: int, seed: int = 0
+) -> Iterator[tuple[int, int, int]]:
+    """``count`` random positions of exactly ``pieces`` pieces the tables hold, as
+    ``(own, opp, kings)`` with the mover moving up: a material slice at random, then its
+    pieces' squares."""
+    rng = random.Random(seed)
+    keys = sorted(k for k in tables.data if sum(k) == pieces)
+    if not keys:
+        raise EgdbError(f"the tables hold no {pieces}-piece positions")
+    made = 0
+    while made < count:
+        a, b, c, d = rng.choice(keys)
+        om, pm = rng.sample(_UP_MEN, a), rng.sample(_DOWN_MEN, c)
+        ok, pk = rng.sample(_PLAYABLE, b), rng.sample(_PLAYABLE, d)
+        if len({*om, *pm, *ok, *pk}) < pieces:
+            continue
+        own = sum(1 << x for x in om + ok)
+        opp = sum(1 << x for x in pm + pk)
+        yield own, opp, sum(1 << x for x in ok + pk)
+        made += 1
+
+
 # -- files ----------------------------------------------------------------------------
 
 
@@ -776,11 +867,14 @@ __all__ = [
     "built",
     "decode",
     "default_dir",
+    "disagreement",
     "flip",
     "forget",
     "load",
+    "position_fen",
     "positions_of",
     "probe",
+    "sample",
     "slices",
     "solve",
 ]

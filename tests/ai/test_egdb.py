@@ -38,7 +38,6 @@ from app.ai.egdb import LOSS, MAX_HORIZON, Tables, best_move
 from app.ai.players import game_history, to_move
 from app.ai.search import Searcher
 from app.engine import Board, Side, get_rule_set
-from app.engine.movegen import apply, generate
 from app.engine.squares import PROMOTION_MASK, SQUARE_BIT
 
 # -- building --------------------------------------------------------------------------
@@ -91,60 +90,38 @@ def _positions(tables: Tables) -> Iterator[tuple[int, int, int]]:
 
 
 def check_consistency(tables: Tables, every: int = 1) -> int:
-    """Each stored value against the values after every legal move (the engine's moves).
-
-    A win in n has a move to a position lost for the other side: a capture or man's move
-    into any loss, or a plain king move into a loss in n - 1; none does better. A loss in n
-    has every move into a win for the other side, the plain king moves into wins in at most
-    n - 1 (one exactly), and 0 means no move at all. A draw has no move into a loss for the
-    other side and one move that does not lose. ``every`` > 1 checks only every so many
+    """Each stored value against the values after every legal move (the engine's moves),
+    by the rule of ``egdb.disagreement``; ``every`` > 1 checks only every so many
     positions. Returns how many positions were checked."""
-    horizon = tables.horizon
     checked = 0
     for i, (own, opp, kings) in enumerate(_positions(tables)):
         if i % every:
             continue
-        code = tables.code(own, opp, kings, 0)
-        assert code is not None
-        moves = generate(own, opp, kings, 0, tables.rules)
-        fastest = None  # quickest win the moves give
-        all_lose = bool(moves)
-        slowest = 0  # longest a loss can be held off through a plain king move
-        for move in moves:
-            after = tables.code(*apply(own, opp, kings, 0, move))
-            assert after is not None
-            plain_king = not move[1] and kings >> move[0][0] & 1
-            if after >= LOSS:
-                n = 1 if not plain_king else after - LOSS + 1
-                if n <= horizon:
-                    fastest = n if fastest is None else min(fastest, n)
-                all_lose = False
-            elif after == egdb.DRAW or (plain_king and after + 1 > horizon):
-                all_lose = False
-            elif plain_king:
-                slowest = max(slowest, after)
-        where = _fen(own, opp, kings)
-        if not moves:
-            assert code == LOSS, f"{where}: no move, yet {code}"
-        elif fastest is not None:
-            assert code == fastest, f"{where}: wins in {fastest}, stored {code}"
-        elif all_lose:
-            assert code == LOSS + slowest + 1, f"{where}: loses in {slowest + 1}, stored {code}"
-        else:
-            assert code == egdb.DRAW, f"{where}: a draw, stored {code}"
+        wrong = egdb.disagreement(tables, own, opp, kings)
+        assert wrong is None, f"{egdb.position_fen(own, opp, kings)}: {wrong}"
         checked += 1
     return checked
 
 
-def _fen(own: int, opp: int, kings: int) -> str:
-    from app.engine.squares import bits_to_squares
+def test_a_wrong_code_is_found(english3: Tables) -> None:
+    # King against king stored as a draw everywhere: a king that can take the other
+    # wins at once, which the check reads from the moves.
+    data = {key: bytearray(table) for key, table in english3.data.items()}
+    data[(0, 1, 0, 1)] = bytearray(len(data[(0, 1, 0, 1)]))
+    tables = Tables(english3.rules, 3, data)
+    kings = Tables(english3.rules, 2, {(0, 1, 0, 1): data[(0, 1, 0, 1)]})
+    wrong = {egdb.disagreement(tables, *p) for p in _positions(kings)}
+    assert "stored a draw, the moves give a win in 1" in wrong
 
-    def part(letter: str, mask: int) -> str:
-        men = [str(s) for s in bits_to_squares(mask & ~kings)]
-        crowned = [f"K{s}" for s in bits_to_squares(mask & kings)]
-        return letter + ",".join(men + crowned)
 
-    return f"B:{part('W', opp)}:{part('B', own)}"
+def test_random_positions_have_the_pieces_asked_for(english3: Tables) -> None:
+    positions = list(egdb.sample(english3, 3, 500, seed=7))
+    assert len(positions) == 500 and len(set(positions)) > 400
+    for own, opp, kings in positions:
+        assert (own | opp).bit_count() == 3 and not own & opp and kings & ~(own | opp) == 0
+        assert egdb.disagreement(english3, own, opp, kings) is None
+    with pytest.raises(egdb.EgdbError):
+        next(egdb.sample(english3, 4, 1))
 
 
 @pytest.mark.parametrize("rules", ["english", "brazilian", "russian", "spanish", "italian", "thai"])
@@ -325,6 +302,30 @@ def test_the_build_command_shows_progress(tmp_path: Path) -> None:
         main(["egdb", "build", "italian", "--pieces", "9"])
     with redirect_stderr(io.StringIO()):
         assert main(["egdb", "build", "chess", "--pieces", "2", "--dir", str(tmp_path)]) == 2
+
+
+def test_the_check_command_finds_a_damaged_table(tmp_path: Path) -> None:
+    from app.cli import main
+
+    egdb.build("italian", 2, tmp_path)
+    args = ["egdb", "check", "italian", "--pieces", "2", "--sample", "2000", "--dir"]
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main([*args, str(tmp_path)]) == 0
+    assert "2,000 random positions checked, 0 disagreeing" in out.getvalue()
+
+    # Every man against man stored as a draw: a well-formed file with wrong values.
+    rules = get_rule_set("italian")
+    data = dict(egdb.load(rules, 2, tmp_path).data)
+    data[(1, 0, 1, 0)] = bytearray(len(data[(1, 0, 1, 0)]))
+    egdb.save(tmp_path, rules, 2, data)
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main([*args, str(tmp_path)]) == 1
+    assert "stored a draw, the moves give" in out.getvalue()
+    with redirect_stderr(io.StringIO()):
+        assert main([*args, str(tmp_path / "nowhere")]) == 2
+        assert main(["egdb", "check", "chess", "--dir", str(tmp_path)]) == 2
 
 
 # -- the Executive ----------------------------------------------------------------------
