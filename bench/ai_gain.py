@@ -54,7 +54,7 @@ BASELINE_COMMIT = "bce1e08"  # the same commit, for a clone without the tag
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "checkers" / "side"
 
 # Run by the side virtualenv's Python, away from this checkout: one JSON request a line
-# ({"rule_set", "moves": [[start, end, [captured...]], ...], "time", "seed"}), one JSON
+# ({"rule_set", "moves": [[start, end, [captured...]], ...], "time", "seed", "game"}), one JSON
 # answer a line ([start, end, [captured...]]).
 DRIVER = """
 import inspect, json, sys

@@ -3,7 +3,8 @@
 Each opening is played twice with the sides swapped. English uses the 3-move ballot deck
 (``../shared/data/english-3move-ballots.txt`` from the repository root; the 156 openings
 marked ``deck``, or the first ``--limit``); the other rule sets use random four-ply
-openings kept only when a short search finds them balanced. Prints a progress bar, then
+openings kept only when a short search finds them balanced. A game between the levels is
+scored from the endgame tables once their pieces are left. Prints a progress bar, then
 wins/draws/losses, score and Elo difference with its 95% interval for the stronger side
 of each pair.
 
