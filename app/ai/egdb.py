@@ -238,7 +238,14 @@ class Tables:
         return self.probe_state(board.raw_state(), board.king_plies)
 
     def move_values(self, state: State, king_plies: int = 0) -> list[tuple[RawMove, Probe]] | None:
-        """Every legal move with the value of its position for the side that moved."""
+        """Every legal move with its value for the side that moves: won, drawn or lost,
+        and the plies from here to the next capture or man's move.
+
+        A capture or man's move is that move itself (1): the count starts again behind it,
+        so the reply's distance belongs to the next stretch. A plain king move is one more
+        than the reply's. (Ranking a win by the reply's distance alone would prefer a king
+        move into a loss in 2 to a conversion into a loss in 17, and again on the next
+        move: the won ending would go round in a circle to a repetition.)"""
         own, opp, kings, turn = state
         if (own | opp).bit_count() > self.pieces:
             return None
@@ -249,7 +256,8 @@ class Tables:
             after = self.probe_state(child, king_plies + 1 if plain_king else 0)
             if after is None:
                 return None
-            out.append((move, Probe(-after.wdl, after.distance)))
+            distance = after.distance + 1 if plain_king else 1
+            out.append((move, Probe(-after.wdl, distance if after.wdl else 0)))
         return out
 
 

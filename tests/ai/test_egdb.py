@@ -153,6 +153,38 @@ def test_a_longer_horizon_is_consistent_too() -> None:
     assert check_consistency(tables) > 30_000
 
 
+def _played_by_the_tables(tables: Tables, board: Board) -> Board:
+    """Both sides play the tables' move until the game ends."""
+    while board.outcome() is None and board.ply < 200:
+        values = tables.move_values(board.raw_state(), board.king_plies)
+        assert values is not None
+        board.push(to_move(board, best_move(values)[0]))
+    return board
+
+
+def test_a_won_ending_played_by_the_tables_is_won_not_repeated(english3: Tables) -> None:
+    # King and man against king, a win in 1 (the man's move). Ranked by the reply's
+    # distance alone, the king's moves (into a loss in 2) came before the man's move
+    # (into a loss in 17) every time, and the game went round to a threefold repetition.
+    board = Board("english", fen="B:WK14:B1,K2")
+    assert english3.probe(board) == egdb.Probe(1, 1)
+    values = english3.move_values(board.raw_state())
+    assert values is not None
+    move, value = best_move(values)
+    assert value == egdb.Probe(1, 1) and board.is_irreversible(to_move(board, move))
+    outcome = _played_by_the_tables(english3, board).outcome()
+    assert outcome is not None and outcome.winner is Side.DRUMS, outcome
+    # And every won position of a random sample, each side playing the tables.
+    for own, opp, kings in egdb.sample(english3, 3, 150, seed=11):
+        code = english3.code(own, opp, kings, 0)
+        assert code is not None
+        if not code or code >= LOSS:
+            continue
+        board = Board("english", fen=egdb.position_fen(own, opp, kings))
+        outcome = _played_by_the_tables(english3, board).outcome()
+        assert outcome is not None and outcome.winner is Side.DRUMS, board.fen()
+
+
 def test_every_win_distance_fits_the_draw_rule(english3: Tables) -> None:
     for table in english3.data.values():
         assert all(code <= 20 or LOSS <= code <= LOSS + 20 for code in table)
@@ -398,9 +430,10 @@ def test_the_executive_level_uses_built_tables(
     egdb.forget()
     try:
         board = Board("english", fen="W:WK32:BK26")
-        # Lasker: "White wins by playing 32-27"; the tables say how: a loss in 8 after it.
+        # Lasker: "White wins by playing 32-27"; the tables say how: a win in 9, a loss in
+        # 8 for Black after it.
         assert players.choose_move(board, "executive", time_limit=0.05).path == (32, 27)
         result = players.analyse(board, "executive", time_limit=0.05)
-        assert result.score == egdb.KNOWN_WIN - 8
+        assert result.score == egdb.KNOWN_WIN - 9
     finally:
         egdb.forget()
