@@ -7,7 +7,10 @@ When PostgreSQL is unreachable its tests skip, except under CI=true where they f
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -28,6 +31,10 @@ os.environ.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 # No endgame table is built behind a test's back (servers the tests start inherit this);
 # tests/computer/test_egdb_on_use.py turns it on where it is tested.
 os.environ.setdefault("EGDB_BUILD_ON_USE", "false")
+# Nor is one read from the user's cache: the Executive plays the same in a test whatever
+# tables this machine has built (the tests that use tables build their own).
+os.environ["CHECKERS_EGDB_DIR"] = tempfile.mkdtemp(prefix="checkers-test-egdb-")
+atexit.register(shutil.rmtree, os.environ["CHECKERS_EGDB_DIR"], True)
 
 DEFAULT_TEST_DATABASE_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TABLES = (

@@ -151,6 +151,7 @@ STDLIB = {
     "enum",
     "fcntl",
     "itertools",
+    "mmap",
     "functools",
     "gc",
     "heapq",
