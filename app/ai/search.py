@@ -69,8 +69,9 @@ _EASY_REDUCTION: Final = 2
 _EASY_DEPTH: Final = 6
 _EASY_FROM: Final = 0.1
 #: The share of the budget a managed search normally takes; a drop of ``SCORE_DROP``
-#: between iterations lets it run to the whole budget.
-NORMAL_SHARE: Final = 0.75
+#: between iterations lets it run to the whole budget. A move's budget is not banked (the
+#: next move has its own), so time left unused is strength given away: the share is high.
+NORMAL_SHARE: Final = 0.9
 SCORE_DROP: Final = 30
 
 Entry = tuple[int, int, int, RawMove | None]
@@ -93,6 +94,10 @@ class TranspositionTable:
     depth, each counted ``AGE_WEIGHT`` plies less per search since it was stored, so
     earlier moves' deep results stay until newer work outweighs them. Nothing is ever
     cleared wholesale. ``new_search()`` starts the next search (the next move).
+
+    An entry's depth, bound, score and search are packed into one integer (``_pack``)
+    beside its key and move: a store makes no tuple, and the table holds nothing the
+    cycle collector has to walk but the keys and moves.
     """
 
     def __init__(self, buckets: int = DEFAULT_BUCKETS) -> None:
@@ -101,8 +106,8 @@ class TranspositionTable:
         self.buckets = buckets
         size = buckets * WAYS
         self.keys: list[State | None] = [None] * size
-        self.entries: list[Entry] = [(0, 0, 0, None)] * size
-        self.ages: list[int] = [0] * size
+        self.data: list[int] = [0] * size
+        self.moves: list[RawMove | None] = [None] * size
         self.generation = 0
         self.filled = 0
 
@@ -129,16 +134,22 @@ class TranspositionTable:
             if key is None:
                 return None
             if key == state:
-                return self.entries[i]
+                packed = self.data[i]
+                return (
+                    (packed >> 2 & 255) - _DEPTH_OFFSET,
+                    packed & 3,
+                    (packed >> 26) - _SCORE_OFFSET,
+                    self.moves[i],
+                )
         return None
 
     def store(self, state: State, depth: int, flag: int, score: int, move: RawMove | None) -> None:
         """Record a result, replacing by depth (see the class)."""
         first = self.bucket(state) * WAYS
         keys = self.keys
-        entries = self.entries
-        ages = self.ages
+        data = self.data
         generation = self.generation
+        packed = _pack(depth, flag, score, generation)
         victim = first
         least = 1 << 30
         for i in range(first, first + WAYS):
@@ -146,23 +157,43 @@ class TranspositionTable:
             if key is None:
                 # Entries fill a bucket from its start and are never removed.
                 keys[i] = state
-                entries[i] = (depth, flag, score, move)
-                ages[i] = generation
+                data[i] = packed
+                self.moves[i] = move
                 self.filled += 1
                 return
-            old = entries[i]
+            old = data[i]
+            old_depth = (old >> 2 & 255) - _DEPTH_OFFSET
+            age = (generation - (old >> 10 & _GENERATIONS)) & _GENERATIONS
             if key == state:
-                if depth >= old[0] or flag == _EXACT or ages[i] != generation:
-                    entries[i] = (depth, flag, score, move if move is not None else old[3])
-                    ages[i] = generation
+                if depth >= old_depth or flag == _EXACT or age:
+                    data[i] = packed
+                    if move is not None:
+                        self.moves[i] = move
                 return
-            worth = old[0] - AGE_WEIGHT * (generation - ages[i])
+            worth = old_depth - AGE_WEIGHT * age
             if worth < least:
                 least = worth
                 victim = i
         keys[victim] = state
-        entries[victim] = (depth, flag, score, move)
-        ages[victim] = generation
+        data[victim] = packed
+        self.moves[victim] = move
+
+
+_DEPTH_OFFSET: Final = 128
+_SCORE_OFFSET: Final = 1 << 21
+_GENERATIONS: Final = 0xFFFF
+"""Searches are told apart modulo 65,536: far more than one game or review holds."""
+
+
+def _pack(depth: int, flag: int, score: int, generation: int) -> int:
+    """An entry in 48 bits, a machine integer in the compiled build: the score (22 bits,
+    within ``INF``), the search (16), the depth (8, from -128) and the bound (2)."""
+    return (
+        (score + _SCORE_OFFSET) << 26
+        | (generation & _GENERATIONS) << 10
+        | (depth + _DEPTH_OFFSET) << 2
+        | flag
+    )
 
 
 def tt_key(state: State, kp: int) -> State:
@@ -203,6 +234,8 @@ class SearchResult:
     stop: str = ""
     """Why the search stopped: depth, time, nodes, mate, clearly best, forced, no move, or
     tables (played from the endgame tables)."""
+    extended: bool = False
+    """A managed search whose score dropped, allowed the whole budget."""
 
 
 class Searcher:
@@ -401,10 +434,11 @@ class Searcher:
     def _order(
         self, moves: list[RawMove], capture: bool, hash_move: RawMove | None, ply: int
     ) -> list[RawMove]:
-        # Sorted by (priority, -index): the order of a stable sort on the priority alone,
-        # without a key function (which compiled code would call through Python).
+        # Sorted by priority, ties in generation order: one integer a move, the priority
+        # above the bits of the reversed index (a sort of plain integers, no key function
+        # and no tuple a move, which compiled code would make and compare through Python).
         if capture:
-            keyed = [(m[1].bit_count() * 4 + m[2], -i) for i, m in enumerate(moves)]
+            keyed = [(m[1].bit_count() * 4 + m[2]) << 10 | 1023 - i for i, m in enumerate(moves)]
         else:
             history = self.history
             k1, k2 = self.killers[ply]
@@ -412,13 +446,14 @@ class Searcher:
                 (
                     (1 << 30 if m == k1 else 1 << 29 if m == k2 else 0)
                     + (1 << 28 if m[2] else 0)
-                    + history[m[0][0] * _BITS + m[0][-1]],
-                    -i,
+                    + history[m[0][0] * _BITS + m[0][-1]]
                 )
+                << 10
+                | 1023 - i
                 for i, m in enumerate(moves)
             ]
         keyed.sort(reverse=True)
-        ordered = [moves[-negated] for _, negated in keyed]
+        ordered = [moves[1023 - (k & 1023)] for k in keyed]
         if hash_move is not None and ordered[0] != hash_move and hash_move in ordered:
             ordered.remove(hash_move)
             ordered.insert(0, hash_move)
@@ -573,6 +608,7 @@ class Searcher:
         result.nodes = self.nodes - start_nodes
         result.elapsed = time.perf_counter() - started
         result.stop = stop
+        result.extended = extended
         return result
 
     def _egdb_root(self, state: State, king_plies: int) -> SearchResult | None:
