@@ -12,7 +12,7 @@ COMPILED_SOURCES := $(shell $(PYTHON) app/build.py)
 
 # The install compiles the hot modules in place with mypyc when a C compiler is found
 # (setup.py); CHECKERS_PURE_PYTHON=1 make install installs the pure build.
-$(STAMP): pyproject.toml setup.py $(COMPILED_SOURCES)
+$(STAMP): pyproject.toml setup.py app/build.py $(COMPILED_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,test,bench]'
