@@ -10,16 +10,18 @@ from app.ai import players as players_module
 from app.ai.players import GAME_TABLES, game_table
 from app.ai.search import (
     EASY_MARGIN,
+    MATE_BOUND,
     NORMAL_SHARE,
     SCORE_DROP,
     WAYS,
+    WIN,
     SearchResult,
     TranspositionTable,
 )
 from app.engine import Board
 from app.engine.movegen import generate
 
-EXACT, LOWER = 0, 1
+EXACT, LOWER, UPPER = 0, 1, 2
 
 
 def states(n: int) -> list[tuple[int, int, int, int]]:
@@ -69,6 +71,26 @@ def test_entries_of_earlier_searches_give_way_to_newer_ones() -> None:
     assert table.probe(old[WAYS]) is not None
     assert table.probe(old[WAYS + 1]) is not None
     assert sum(table.probe(s) is not None for s in old[:WAYS]) == WAYS - 2
+
+
+def test_an_entry_keeps_its_extreme_values() -> None:
+    """Depths below zero (captures played out past the horizon), won and lost scores with
+    their plies, every bound: an entry reads back as it was stored, however many searches
+    the table has seen."""
+    table = TranspositionTable(buckets=101)
+    move = ((9, 14, 23), 0b1010, True)
+    cases = [
+        (-120, UPPER, -(WIN + 1) - 120),
+        (-1, LOWER, WIN - 3),
+        (0, EXACT, 0),
+        (64, EXACT, -MATE_BOUND),
+        (127, UPPER, WIN + 1 + 120),
+    ]
+    for _ in range(70_000):  # past the 16 bits of the search's number
+        table.new_search()
+    for state, (depth, flag, score) in zip(states(len(cases)), cases, strict=True):
+        table.store(state, depth, flag, score, move)
+        assert table.probe(state) == (depth, flag, score, move)
 
 
 def test_the_table_never_outgrows_its_size() -> None:
