@@ -84,6 +84,11 @@ DEFAULT_BUCKETS: Final = 32_749
 AGE_WEIGHT: Final = 2
 """Plies of depth an entry loses, for replacement, per search since it was stored."""
 
+#: Move ordering keys a move by one integer: its priority above ``_INDEX_BITS`` bits of
+#: its reversed index in the generated list (no position has 1,024 legal moves).
+_INDEX_BITS: Final = 10
+_LAST_INDEX: Final = (1 << _INDEX_BITS) - 1
+
 
 class TranspositionTable:
     """Search results by position, in a fixed number of buckets of ``WAYS`` entries.
@@ -136,9 +141,9 @@ class TranspositionTable:
             if key == state:
                 packed = self.data[i]
                 return (
-                    (packed >> 2 & 255) - _DEPTH_OFFSET,
-                    packed & 3,
-                    (packed >> 26) - _SCORE_OFFSET,
+                    _depth_of(packed),
+                    packed & _FLAG_MASK,
+                    (packed >> _SCORE_SHIFT) - _SCORE_OFFSET,
                     self.moves[i],
                 )
         return None
@@ -162,8 +167,8 @@ class TranspositionTable:
                 self.filled += 1
                 return
             old = data[i]
-            old_depth = (old >> 2 & 255) - _DEPTH_OFFSET
-            age = (generation - (old >> 10 & _GENERATIONS)) & _GENERATIONS
+            old_depth = _depth_of(old)
+            age = (generation - (old >> _GENERATION_SHIFT & _GENERATIONS)) & _GENERATIONS
             if key == state:
                 if depth >= old_depth or flag == _EXACT or age:
                     data[i] = packed
@@ -179,21 +184,31 @@ class TranspositionTable:
         self.moves[victim] = move
 
 
+# A packed entry, low bits first: the bound (2 bits), the depth (8, from -128), the search
+# (16) and the score (22, within ``INF``): 48 bits, a machine integer in the compiled build.
+_FLAG_MASK: Final = 3
+_DEPTH_SHIFT: Final = 2
 _DEPTH_OFFSET: Final = 128
-_SCORE_OFFSET: Final = 1 << 21
+_GENERATION_SHIFT: Final = 10
 _GENERATIONS: Final = 0xFFFF
 """Searches are told apart modulo 65,536: far more than one game or review holds."""
+_SCORE_SHIFT: Final = 26
+_SCORE_OFFSET: Final = 1 << 21
 
 
 def _pack(depth: int, flag: int, score: int, generation: int) -> int:
-    """An entry in 48 bits, a machine integer in the compiled build: the score (22 bits,
-    within ``INF``), the search (16), the depth (8, from -128) and the bound (2)."""
+    """One table entry as an integer (the layout above)."""
     return (
-        (score + _SCORE_OFFSET) << 26
-        | (generation & _GENERATIONS) << 10
-        | (depth + _DEPTH_OFFSET) << 2
+        (score + _SCORE_OFFSET) << _SCORE_SHIFT
+        | (generation & _GENERATIONS) << _GENERATION_SHIFT
+        | (depth + _DEPTH_OFFSET) << _DEPTH_SHIFT
         | flag
     )
+
+
+def _depth_of(packed: int) -> int:
+    """The depth of a packed entry."""
+    return (packed >> _DEPTH_SHIFT & 255) - _DEPTH_OFFSET
 
 
 def tt_key(state: State, kp: int) -> State:
@@ -438,7 +453,10 @@ class Searcher:
         # above the bits of the reversed index (a sort of plain integers, no key function
         # and no tuple a move, which compiled code would make and compare through Python).
         if capture:
-            keyed = [(m[1].bit_count() * 4 + m[2]) << 10 | 1023 - i for i, m in enumerate(moves)]
+            keyed = [
+                (m[1].bit_count() * 4 + m[2]) << _INDEX_BITS | _LAST_INDEX - i
+                for i, m in enumerate(moves)
+            ]
         else:
             history = self.history
             k1, k2 = self.killers[ply]
@@ -448,12 +466,12 @@ class Searcher:
                     + (1 << 28 if m[2] else 0)
                     + history[m[0][0] * _BITS + m[0][-1]]
                 )
-                << 10
-                | 1023 - i
+                << _INDEX_BITS
+                | _LAST_INDEX - i
                 for i, m in enumerate(moves)
             ]
         keyed.sort(reverse=True)
-        ordered = [moves[1023 - (k & 1023)] for k in keyed]
+        ordered = [moves[_LAST_INDEX - (k & _LAST_INDEX)] for k in keyed]
         if hash_move is not None and ordered[0] != hash_move and hash_move in ordered:
             ordered.remove(hash_move)
             ordered.insert(0, hash_move)
