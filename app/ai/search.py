@@ -188,6 +188,7 @@ class TranspositionTable:
 # (16) and the score (22, within ``INF``): 48 bits, a machine integer in the compiled build.
 _FLAG_MASK: Final = 3
 _DEPTH_SHIFT: Final = 2
+_DEPTH_MASK: Final = 255
 _DEPTH_OFFSET: Final = 128
 _GENERATION_SHIFT: Final = 10
 _GENERATIONS: Final = 0xFFFF
@@ -208,7 +209,7 @@ def _pack(depth: int, flag: int, score: int, generation: int) -> int:
 
 def _depth_of(packed: int) -> int:
     """The depth of a packed entry."""
-    return (packed >> _DEPTH_SHIFT & 255) - _DEPTH_OFFSET
+    return (packed >> _DEPTH_SHIFT & _DEPTH_MASK) - _DEPTH_OFFSET
 
 
 def tt_key(state: State, kp: int) -> State:
