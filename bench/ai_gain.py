@@ -7,15 +7,16 @@ its moves is asked for over a pipe, given the rule set and the moves so far, and
 with the move's start, end and captured squares. Both sides get the same time a move.
 
 English plays the 3-move ballot deck (the first `--limit` openings), the other rule sets
-random balanced four-ply openings (`--games`), each opening twice with the colours
-swapped. A game ends by the rules, or is adjudicated from the endgame tables once their
-pieces are left (both Executives play such endings from there, and the earlier one cannot
-convert them within the draw rule: counting its won tables as won favours it), or drawn
-at `ai_ladder.MAX_PLIES`. Prints wins, draws, losses, score and Elo with its 95%
-interval, the time a move and the game count.
+random balanced four-ply openings (`--games`; `--balanced DEPTH` for stricter ones), each
+opening twice with the colours swapped. A game ends by the rules, or is adjudicated from
+the endgame tables once their pieces are left (both Executives play such endings from
+there, and the earlier one cannot convert them within the draw rule: counting its won
+tables as won favours it), or drawn at `ai_ladder.MAX_PLIES`. Prints wins, draws, losses,
+score and Elo with its 95% interval, the time a move and the game count.
 
     python bench/ai_gain.py --rule-set english --limit 100 --time 0.2
     python bench/ai_gain.py --rule-set russian --games 50 --time 0.2
+    python bench/ai_gain.py --rule-set russian --games 100 --balanced 12 --time 0.2
     python bench/ai_gain.py --versus py-draughts --limit 50 --time 0.2
 """
 
@@ -36,6 +37,7 @@ from ai_ladder import (  # bench/ is the script's own directory
     PYDRAUGHTS,
     PyDraughts,
     adjudicate,
+    balanced_openings,
     progress,
     push_ballot_move,
     random_openings,
@@ -234,6 +236,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--balanced",
+        type=int,
+        metavar="DEPTH",
+        help="other rule sets: openings of plausible moves kept when a DEPTH-ply search "
+        "scores them within a quarter of a man (ai_ladder.balanced_openings)",
+    )
+    parser.add_argument(
         "--compiled-baseline",
         action="store_true",
         help="install the baseline compiled (an A/B of two compiled builds), not pure Python",
@@ -247,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("py-draughts plays English (its American board) only")
     if args.rule_set == "english":
         openings = read_ballots()[: args.limit]
+    elif args.balanced:
+        openings = balanced_openings(args.rule_set, args.games, args.seed, args.balanced)
     else:
         openings = random_openings(args.rule_set, args.games, args.seed)
     python: str | None = None

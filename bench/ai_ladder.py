@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.ai import Level, Searcher, choose_move, egdb  # noqa: E402
+from app.ai.players import to_move  # noqa: E402
 from app.engine import RULE_SETS, Board, EngineError, Move, Side  # noqa: E402
 
 BALLOTS = ROOT.parent / "shared" / "data" / "english-3move-ballots.txt"
@@ -79,6 +80,47 @@ def random_openings(rule_set: str, count: int, seed: int) -> list[tuple[str, ...
         seen.add(key)
         result = Searcher(board.rule_set).run(board.raw_state(), max_depth=6)
         if abs(result.score) <= 30:
+            out.append(key)
+    return out
+
+
+BALANCED_PICK = 40
+"""``balanced_openings``: each ply is one of the moves within this many hundredths of a
+man of the best at depth ``_PICK_DEPTH``."""
+_PICK_DEPTH = 8
+
+
+def balanced_openings(
+    rule_set: str, count: int, seed: int, depth: int, within: int = 25
+) -> list[tuple[str, ...]]:
+    """Distinct four-ply openings of plausible moves (each within ``BALANCED_PICK`` of the
+    best at depth 8) that a depth-``depth`` search scores within ``within`` hundredths
+    of a man: stricter than ``random_openings``, whose depth-6 check lets through openings
+    one colour wins whoever plays it, which pulls every score towards 50%."""
+    rng = random.Random(seed)
+    seen: set[tuple[str, ...]] = set()
+    out: list[tuple[str, ...]] = []
+    tries = 0
+    while len(out) < count and tries < count * 50:
+        tries += 1
+        board = Board(rule_set)
+        moves = []
+        for _ in range(4):
+            result = Searcher(board.rule_set).run(
+                board.raw_state(), max_depth=_PICK_DEPTH, margin=BALANCED_PICK
+            )
+            best = result.score
+            near = sorted(m for m, s in result.scores.items() if s >= best - BALANCED_PICK)
+            raw = rng.choice(near) if near else result.best
+            move = to_move(board, raw)
+            moves.append(str(move))
+            board.push(move)
+        key = tuple(moves)
+        if key in seen or board.is_game_over():
+            continue
+        seen.add(key)
+        result = Searcher(board.rule_set).run(board.raw_state(), max_depth=depth)
+        if abs(result.score) <= within:
             out.append(key)
     return out
 
