@@ -80,6 +80,7 @@ class Profile:
     book: bool = False  # Executive: play from the opening book while in it
     managed_time: bool = False  # stop early on a clearly best move, extend on a drop
     keeps_table: bool = False  # one transposition table for all its moves of a game
+    pruning: bool = False  # Executive: static cuts and deeper reductions (search.Searcher)
 
 
 PROFILES: dict[Level, Profile] = {
@@ -126,6 +127,7 @@ PROFILES: dict[Level, Profile] = {
         book=True,
         managed_time=True,
         keeps_table=True,
+        pruning=True,
     ),
 }
 
@@ -218,7 +220,9 @@ def analyse(
     if game is not None and profile.keeps_table:
         table = game_table((game, board.rule_set.key))
     tables = egdb.available(board.rule_set) if lvl is Level.EXECUTIVE else None
-    searcher = Searcher(board.rule_set, blind=profile.blind, tt=table, egdb=tables)
+    searcher = Searcher(
+        board.rule_set, blind=profile.blind, tt=table, egdb=tables, pruning=profile.pruning
+    )
     limit = _time_limit(profile, time_limit)
     return searcher.run(
         board.raw_state(),

@@ -6,6 +6,7 @@ from app.ai import Searcher
 from app.ai.search import MATE_BOUND, WIN
 from app.engine import Board
 from app.engine.movegen import apply, generate
+from tests.ai.test_tactics import CASES
 
 # Drums: kings on e3 and d4, a man on g3; tires: a man on a7 (far from everything).
 # Drums are two kings and a man up: every move scores well above a draw.
@@ -77,3 +78,19 @@ def test_the_extensions_see_a_crowning_race_beyond_the_horizon() -> None:
     assert deep.scores[with_extensions.best] > MATE_BOUND  # a forced win
     assert without.best != with_extensions.best
     assert deep.scores[without.best] < MATE_BOUND
+
+
+# An English middle game (drums to move), from the speed bench's positions.
+MIDDLE_GAME = "B:WK3,18,21,24,25,26,29,31,32:B2,5,6,9,11,12"
+
+
+def test_pruning_searches_fewer_nodes_to_the_same_depth_and_keeps_the_shots() -> None:
+    board = Board("english", fen=MIDDLE_GAME)
+    plain = Searcher(board.rule_set).run(board.raw_state(), max_depth=10)
+    pruned = Searcher(board.rule_set, pruning=True).run(board.raw_state(), max_depth=10)
+    assert pruned.depth == plain.depth == 10
+    assert pruned.nodes < 0.7 * plain.nodes
+    for rule_set, fen, shot in CASES:
+        board = Board(rule_set, fen=fen)
+        result = Searcher(board.rule_set, pruning=True).run(board.raw_state(), max_depth=8)
+        assert str(_raw_to_moves(board)[result.best]) == shot, (rule_set, fen)  # type: ignore[index]
