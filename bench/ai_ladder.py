@@ -22,6 +22,7 @@ import random
 import re
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +32,9 @@ sys.path.insert(0, str(ROOT))
 
 from app.ai import Level, Searcher, choose_move, egdb  # noqa: E402
 from app.ai.players import to_move  # noqa: E402
+from app.ai.search import State  # noqa: E402
 from app.engine import RULE_SETS, Board, EngineError, Move, Side  # noqa: E402
+from app.engine.movegen import RawMove  # noqa: E402
 
 BALLOTS = ROOT.parent / "shared" / "data" / "english-3move-ballots.txt"
 PYDRAUGHTS = "py-draughts"
@@ -63,25 +66,7 @@ def read_ballots(path: Path = BALLOTS) -> list[tuple[str, ...]]:
 def random_openings(rule_set: str, count: int, seed: int) -> list[tuple[str, ...]]:
     """Distinct random four-ply openings that a depth-6 search scores within 0.3 men."""
     rng = random.Random(seed)
-    seen: set[tuple[str, ...]] = set()
-    out: list[tuple[str, ...]] = []
-    tries = 0
-    while len(out) < count and tries < count * 50:
-        tries += 1
-        board = Board(rule_set)
-        moves = []
-        for _ in range(4):
-            move = rng.choice(board.legal_moves)
-            moves.append(str(move))
-            board.push(move)
-        key = tuple(moves)
-        if key in seen or board.is_game_over():
-            continue
-        seen.add(key)
-        result = Searcher(board.rule_set).run(board.raw_state(), max_depth=6)
-        if abs(result.score) <= 30:
-            out.append(key)
-    return out
+    return _openings(rule_set, count, lambda board: rng.choice(board.legal_moves), 6, 30)
 
 
 BALANCED_PICK = 40
@@ -98,6 +83,28 @@ def balanced_openings(
     of a man: stricter than ``random_openings``, whose depth-6 check lets through openings
     one colour wins whoever plays it, which pulls every score towards 50%."""
     rng = random.Random(seed)
+    near_by_position: dict[State, list[RawMove]] = {}  # the early plies meet the same ones
+
+    def pick(board: Board) -> Move:
+        position = board.raw_state()
+        near = near_by_position.get(position)
+        if near is None:
+            result = Searcher(board.rule_set).run(
+                board.raw_state(), max_depth=_PICK_DEPTH, margin=BALANCED_PICK
+            )
+            floor = result.score - BALANCED_PICK
+            near = sorted(m for m, score in result.scores.items() if score >= floor)
+            near_by_position[position] = near
+        return to_move(board, rng.choice(near))
+
+    return _openings(rule_set, count, pick, depth, within)
+
+
+def _openings(
+    rule_set: str, count: int, pick: Callable[[Board], Move], depth: int, within: int
+) -> list[tuple[str, ...]]:
+    """Up to ``count`` distinct four-ply openings of ``pick``'s moves that a depth-``depth``
+    search scores within ``within`` hundredths of a man (``count`` * 50 tries at most)."""
     seen: set[tuple[str, ...]] = set()
     out: list[tuple[str, ...]] = []
     tries = 0
@@ -106,13 +113,7 @@ def balanced_openings(
         board = Board(rule_set)
         moves = []
         for _ in range(4):
-            result = Searcher(board.rule_set).run(
-                board.raw_state(), max_depth=_PICK_DEPTH, margin=BALANCED_PICK
-            )
-            best = result.score
-            near = sorted(m for m, s in result.scores.items() if s >= best - BALANCED_PICK)
-            raw = rng.choice(near) if near else result.best
-            move = to_move(board, raw)
+            move = pick(board)
             moves.append(str(move))
             board.push(move)
         key = tuple(moves)

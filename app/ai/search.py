@@ -282,6 +282,9 @@ class Searcher:
     ) -> None:
         self.rules = rules
         self.pruning = pruning  # static cuts near the leaves (the Executive)
+        # Late quiet moves are reduced two plies from move index ``late`` on (the sixth
+        # move; the fourth with pruning), three from ``latest`` on (the seventh, pruning).
+        self.late, self.latest = (3, 6) if pruning else (5, _MAX_PLY)
         self.extensions = extensions  # crowning threats and runaways (off: for comparison)
         # Endgame tables, probed at every node of at most their pieces, and at the root.
         self.egdb = egdb
@@ -406,9 +409,7 @@ class Searcher:
         # A man's quiet move onto the row before crowning, or one that leaves it a
         # runaway, is searched a ply deeper (within twice the root depth).
         extend = self.extensions and not capture and new_depth < depth and ply < self.extend_below
-        # Late quiet moves: reduced two plies from the sixth on (the fourth with pruning),
-        # three from the seventh with pruning.
-        late, latest = (3, 6) if self.pruning else (5, _MAX_PLY)
+        late, latest = self.late, self.latest
         threats = _BEFORE_CROWNING[turn]
         advanced = _ADVANCED[turn]
         cones = CONE[turn]
