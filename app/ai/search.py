@@ -23,9 +23,9 @@ a Zobrist key move by move.
 
 The transposition table has a fixed size and outlives one search: the players keep one
 per game, so what a search learned serves the next moves (``TranspositionTable``). With
-``managed_time`` the time limit is a budget never exceeded: the root normally stops at
-``NORMAL_SHARE`` of it, sooner when one move is clearly best, and uses the whole budget
-when the score drops.
+``managed_time`` the time limit is a budget (the clock is read every 1,024 nodes, a few
+milliseconds): the root normally stops at ``NORMAL_SHARE`` of it, from half of it on when
+one move is clearly best, and uses the whole budget when the score drops.
 """
 
 from __future__ import annotations
@@ -70,11 +70,12 @@ _ADVANCED: Final = (RANK[4] | RANK[5] | RANK[6], RANK[3] | RANK[2] | RANK[1])
 
 #: Time management (``managed_time``): a move is clearly best when no other move reaches
 #: within this margin of its score in a verification search this many plies shallower,
-#: tried once an iteration of at least this depth ends past this share of the budget.
+#: tried once an iteration of at least this depth ends past this share of the budget (half:
+#: the budget is not banked, and a shallow verification can be wrong).
 EASY_MARGIN: Final = 80
 _EASY_REDUCTION: Final = 2
 _EASY_DEPTH: Final = 6
-_EASY_FROM: Final = 0.1
+EASY_FROM: Final = 0.5
 #: The share of the budget a managed search normally takes; a drop of ``SCORE_DROP``
 #: between iterations lets it run to the whole budget. A move's budget is not banked (the
 #: next move has its own), so time left unused is strength given away: the share is high.
@@ -539,8 +540,8 @@ class Searcher:
         ``shortcut_forced`` is false; ``history`` holds the game's earlier positions since
         its last irreversible move, so repeating them counts as a draw.
 
-        With ``managed_time`` the time limit is a budget the search never exceeds: it
-        normally stops at ``NORMAL_SHARE`` of it, sooner once a move is clearly best (no
+        With ``managed_time`` the time limit is a budget: the search normally stops at
+        ``NORMAL_SHARE`` of it, from ``EASY_FROM`` of it on once a move is clearly best (no
         other within ``EASY_MARGIN`` in a shallower verification), and when an
         iteration's score drops by ``SCORE_DROP`` or more it may use the whole budget.
         """
@@ -644,7 +645,7 @@ class Searcher:
                 extended = True
                 self.deadline = started + time_limit
             elapsed = time.perf_counter() - started
-            if depth >= _EASY_DEPTH and elapsed >= _EASY_FROM * time_limit and len(order) > 1:
+            if depth >= _EASY_DEPTH and elapsed >= EASY_FROM * time_limit and len(order) > 1:
                 try:
                     clear = self._clearly_best(state, order, depth, result.score, king_plies)
                 except SearchTimeout:

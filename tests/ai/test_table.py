@@ -9,6 +9,7 @@ from app.ai import PROFILES, Level, Searcher, analyse, choose_move
 from app.ai import players as players_module
 from app.ai.players import GAME_TABLES, game_table
 from app.ai.search import (
+    EASY_FROM,
     EASY_MARGIN,
     MATE_BOUND,
     NORMAL_SHARE,
@@ -157,10 +158,11 @@ def test_the_search_stops_early_when_one_move_is_clearly_best() -> None:
     fixed = Searcher(board.rule_set).run(board.raw_state(), max_depth=8, margin=10_000)
     ranked = sorted(fixed.scores.values(), reverse=True)
     assert ranked[0] - ranked[1] > EASY_MARGIN  # the premise, from a fixed-depth search
-    budget = 4.0
+    budget = 1.0
     result = Searcher(board.rule_set).run(board.raw_state(), time_limit=budget, managed_time=True)
     assert result.stop == "clearly best"
-    assert result.elapsed < budget * NORMAL_SHARE  # before the normal stop
+    # Not before half the budget (a shallow verification can be wrong), before the normal stop.
+    assert budget * EASY_FROM <= result.elapsed < budget * NORMAL_SHARE
     assert result.best == fixed.best
 
 
