@@ -90,7 +90,7 @@ def balanced_openings(
         near = near_by_position.get(position)
         if near is None:
             result = Searcher(board.rule_set).run(
-                board.raw_state(), max_depth=_PICK_DEPTH, margin=BALANCED_PICK
+                position, max_depth=_PICK_DEPTH, margin=BALANCED_PICK
             )
             floor = result.score - BALANCED_PICK
             near = sorted(m for m, score in result.scores.items() if score >= floor)
