@@ -81,6 +81,7 @@ class Profile:
     managed_time: bool = False  # stop early on a clearly best move, extend on a drop
     keeps_table: bool = False  # one transposition table for all its moves of a game
     pruning: bool = False  # Executive: static cuts and deeper reductions (search.Searcher)
+    threats: bool = False  # Executive: a capture threat at the horizon gets one more ply
 
 
 PROFILES: dict[Level, Profile] = {
@@ -128,6 +129,7 @@ PROFILES: dict[Level, Profile] = {
         managed_time=True,
         keeps_table=True,
         pruning=True,
+        threats=True,
     ),
 }
 
@@ -221,7 +223,12 @@ def analyse(
         table = game_table((game, board.rule_set.key))
     tables = egdb.available(board.rule_set) if lvl is Level.EXECUTIVE else None
     searcher = Searcher(
-        board.rule_set, blind=profile.blind, tt=table, egdb=tables, pruning=profile.pruning
+        board.rule_set,
+        blind=profile.blind,
+        tt=table,
+        egdb=tables,
+        pruning=profile.pruning,
+        threats=profile.threats,
     )
     limit = _time_limit(profile, time_limit)
     return searcher.run(

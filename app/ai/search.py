@@ -9,7 +9,8 @@ far row) or that makes a runaway (an advanced man no enemy piece can stop). With
 ``pruning`` (the Executive), a quiet position within three plies of the horizon whose
 static score clears beta by a margin a ply is cut unless a capture threatens, and late
 quiet moves are reduced harder (depth 12 of an English middle game on a third of the
-nodes).
+nodes); with ``threats`` (the Executive too), a horizon position in which the opponent
+threatens a capture is searched one ply more.
 
 The draw rules live inside the search: a position that repeats one on the current line
 or in the game since its last man move or capture scores as a draw, and so does the
@@ -280,9 +281,11 @@ class Searcher:
         extensions: bool = True,
         egdb: Tables | None = None,
         pruning: bool = False,
+        threats: bool = False,
     ) -> None:
         self.rules = rules
         self.pruning = pruning  # static cuts near the leaves (the Executive)
+        self.threats = threats  # a capture threat at the horizon is searched (the Executive)
         # Late quiet moves are reduced two plies from move index ``late`` on (the sixth
         # move; the fourth with pruning), three from ``latest`` on (the seventh, pruning).
         self.late, self.latest = (3, 6) if pruning else (5, _MAX_PLY)
@@ -333,15 +336,25 @@ class Searcher:
             if known is not None:
                 return known
         own, opp, kings, turn = state
+        threatened = False
         if depth <= 0 and not has_capture(own, opp, kings, turn, self.rules):
             # A quiet leaf: score it, unless the side to move is blocked (it loses).
             empty = FULL & ~(own | opp)
             men = own & ~kings
             steps = (men << 4 | men << 5) if turn == 0 else (men >> 4 | men >> 5)
             k = own & kings
-            if (steps | k << 4 | k << 5 | k >> 4 | k >> 5) & empty:
+            if not (steps | k << 4 | k << 5 | k >> 4 | k >> 5) & empty:
+                return ply - WIN
+            # With ``threats``, a horizon position in which the opponent threatens a
+            # capture gets one more ply: a piece that cannot be saved is not scored as safe.
+            if not (
+                self.threats
+                and depth == 0
+                and ply < self.extend_below
+                and has_capture(opp, own, kings, turn ^ 1, self.rules)
+            ):
                 return self._leaf(state, kp)
-            return ply - WIN
+            threatened = True
         key = state if not kp else (own, opp, kings, turn | kp << 1)  # tt_key, inlined
         entry = self.tt.probe(key)
         hash_move = None
@@ -368,7 +381,7 @@ class Searcher:
             if not moves:
                 # The shot is not seen: the position looks quiet.
                 return self._leaf(state, kp)
-        if depth <= 0 and not capture:
+        if depth <= 0 and not capture and not threatened:
             return self._leaf(state, kp)
         if ply >= _MAX_PLY:
             return self._leaf(state, kp)

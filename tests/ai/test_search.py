@@ -94,3 +94,22 @@ def test_pruning_searches_fewer_nodes_to_the_same_depth_and_keeps_the_shots() ->
         board = Board(rule_set, fen=fen)
         result = Searcher(board.rule_set, pruning=True).run(board.raw_state(), max_depth=8)
         assert str(_raw_to_moves(board)[result.best]) == shot, (rule_set, fen)  # type: ignore[index]
+
+
+# Black to move, even material, no capture: White's 26 threatens 26x17 over Black's
+# advanced man on 22, and each of Black's seven moves loses a man (22-25 to 29x22).
+THREATENED = "B:W13,19,21,23,24,26,27,28,29,31,32:B1,2,4,5,6,7,8,9,10,12,22"
+
+
+def test_a_capture_threat_at_the_horizon_gets_one_more_ply() -> None:
+    board = Board("english", fen=THREATENED)
+    state = board.raw_state()
+    scores = []
+    for threats in (False, True):
+        searcher = Searcher(board.rule_set, threats=threats)
+        searcher.extend_below = 8  # as a run of depth 4 sets it
+        scores.append(searcher.search(state, 0, -WIN, WIN, 0, 0))
+    static, extended = scores
+    one_ply = Searcher(board.rule_set, extensions=False).search(state, 1, -WIN, WIN, 0, 0)
+    assert extended == one_ply
+    assert extended <= static - 80  # the man is lost
