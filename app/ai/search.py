@@ -381,8 +381,6 @@ class Searcher:
             if not moves:
                 # The shot is not seen: the position looks quiet.
                 return self._leaf(state, kp)
-        if depth <= 0 and not capture and not threatened:
-            return self._leaf(state, kp)
         if ply >= _MAX_PLY:
             return self._leaf(state, kp)
 
@@ -392,6 +390,7 @@ class Searcher:
             and depth <= _PRUNE_DEPTH
             and beta - alpha == 1
             and not capture
+            and not threatened  # its threat is already known
             and n > 1
             and beta < MATE_BOUND
             and not has_capture(opp, own, kings, turn ^ 1, self.rules)
