@@ -14,21 +14,30 @@ there, and the earlier one cannot convert them within the draw rule: counting it
 tables as won favours it), or drawn at `ai_ladder.MAX_PLIES`. Prints wins, draws, losses,
 score and Elo with its 95% interval, the time a move and the game count.
 
+With `--record FILE` every finished game is appended to FILE as it ends, after a first
+line that names the match: rule set, openings, time, rival, tables, processes and a digest
+of this checkout's engine and AI sources. Run again with the same FILE and arguments, the
+match resumes: recorded games are kept and only the others are played, so a long match
+(200 games at 2 s a move are hours) can be spread over several runs; a FILE of another
+match, or of other sources, is refused.
+
     python bench/ai_gain.py --rule-set english --limit 100 --time 0.2
     python bench/ai_gain.py --rule-set russian --games 50 --time 0.2
     python bench/ai_gain.py --rule-set russian --games 100 --balanced 12 --time 0.2
     python bench/ai_gain.py --versus py-draughts --limit 50 --time 0.2
+    python bench/ai_gain.py --rule-set english --limit 100 --time 2 --record english-2s.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +58,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.ai import Level, choose_move, egdb  # noqa: E402
+from app.build import build_info  # noqa: E402
 from app.engine import RULE_SETS, Board, Move, Side  # noqa: E402
 
 BASELINE = "executive-before-17"
@@ -93,6 +103,42 @@ def commit_of(ref: str | None) -> tuple[str, str]:
         if ref:
             raise
         return BASELINE_COMMIT, _git("rev-parse", "--verify", f"{BASELINE_COMMIT}^{{commit}}")
+
+
+def engine_digest(root: Path = ROOT) -> str:
+    """A digest of the sources that decide how this checkout's Executive plays: the rules
+    engine and the AI package, with its books and fitted weights."""
+    digest = hashlib.sha256()
+    for folder in ("app/engine", "app/ai"):
+        for path in sorted((root / folder).rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".json"):
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def read_record(path: Path, match: dict[str, object]) -> dict[int, dict[str, object]]:
+    """The games already in a record of this match, by index (none for a new file).
+
+    Raises ValueError for a record of another match, naming what differs."""
+    if not path.exists() or not path.stat().st_size:
+        return {}
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0]).get("match", {})
+    differ = sorted(k for k in match.keys() | header.keys() if header.get(k) != match.get(k))
+    if differ:
+        raise ValueError(
+            f"{path} records another match (it differs in {', '.join(differ)}); "
+            "give a new file to start this one"
+        )
+    done: dict[int, dict[str, object]] = {}
+    for line in lines[1:]:
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short when a run was stopped: that game is played again
+        done[int(entry["game"])] = entry
+    return done
 
 
 def side_python(ref: str, commit: str, compiled: bool = False) -> Path:
@@ -261,11 +307,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         openings = random_openings(args.rule_set, args.games, args.seed)
     python: str | None = None
-    rival = PYDRAUGHTS if args.versus else "baseline"
+    rival = rival_id = PYDRAUGHTS if args.versus else "baseline"
     if not args.versus:
         ref, commit = commit_of(args.baseline)
         python = str(side_python(ref, commit, compiled=args.compiled_baseline))
         rival = f"Executive of {ref}"
+        rival_id = commit
     tables = egdb.available(args.rule_set)
     games = [
         Game(
@@ -285,25 +332,58 @@ def main(argv: list[str] | None = None) -> int:
         f"endgame tables: {f'{tables.pieces} pieces' if tables else 'none'}",
         flush=True,
     )
+    done: dict[int, dict[str, object]] = {}
+    if args.record is not None:
+        match = {
+            "rule_set": args.rule_set,
+            "rival": rival_id,
+            "compiled_baseline": args.compiled_baseline,
+            "time": args.time,
+            "openings": hashlib.sha256(json.dumps(openings).encode()).hexdigest()[:16],
+            "games": len(games),
+            "seed": args.seed,
+            "tables": tables.pieces if tables else 0,
+            "processes": args.processes,
+            "engine": engine_digest(),
+            "build": build_info(),
+        }
+        try:
+            done = read_record(args.record, match)
+        except ValueError as error:
+            parser.error(str(error))
+        if done:
+            print(f"resumed from {args.record}: {len(done)} games recorded", flush=True)
+        else:
+            args.record.write_text(json.dumps({"match": match}) + "\n")
     results: list[float] = []
     plies: list[int] = []
     reasons: dict[str, int] = {}
+
+    def count(score: float, n: int, reason: str) -> None:
+        results.append(score)
+        plies.append(n)
+        kind = reason.split(":")[0] if reason.startswith("endgame") else reason
+        reasons[kind] = reasons.get(kind, 0) + 1
+
+    for entry in done.values():
+        count(float(str(entry["score"])), int(str(entry["plies"])), str(entry["reason"]))
+    todo = [i for i in range(len(games)) if i not in done]
     started = time.perf_counter()
     with ProcessPoolExecutor(
         max_workers=args.processes, initializer=_start_worker, initargs=(python,)
     ) as pool:
-        futures = [pool.submit(play, g) for g in games]
-        record = args.record.open("w") if args.record else None
-        for done, (g, future) in enumerate(zip(games, futures, strict=True), 1):
+        futures = {pool.submit(play, games[i]): i for i in todo}
+        record = args.record.open("a") if args.record else None
+        for finished, future in enumerate(as_completed(futures), 1):
             score, n, reason, moves = future.result()
             if record is not None:
-                entry = {"new_drums": g.new_drums, "score": score, "reason": reason}
-                record.write(json.dumps({**entry, "moves": moves}) + "\n")
-            results.append(score)
-            plies.append(n)
-            kind = reason.split(":")[0] if reason.startswith("endgame") else reason
-            reasons[kind] = reasons.get(kind, 0) + 1
-            progress(done, len(futures), started, "games")
+                g = games[futures[future]]
+                entry = {"game": futures[future], "new_drums": g.new_drums, "score": score}
+                entry.update(plies=n, reason=reason, moves=moves)
+                record.write(json.dumps(entry) + "\n")
+                record.flush()
+            count(score, n, reason)
+            progress(finished, len(futures), started, "games")
         if record is not None:
             record.close()
     sys.stderr.write("\n")
@@ -317,7 +397,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{f'[{e_lo:+.0f}, {e_hi:+.0f}]':>16} {sum(plies) / len(plies):>6.0f} {args.time:>7g}"
     )
     print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
-    print(f"wall time {time.perf_counter() - started:.0f} s")
+    resumed = f" ({len(todo)} games; {len(done)} from the record)" if done else ""
+    print(f"wall time {time.perf_counter() - started:.0f} s{resumed}")
     return 0
 
 
