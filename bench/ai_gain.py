@@ -15,8 +15,9 @@ tables as won favours it), or drawn at `ai_ladder.MAX_PLIES`. Prints wins, draws
 score and Elo with its 95% interval, the time a move and the game count.
 
 With `--record FILE` every finished game is appended to FILE as it ends, after a first
-line that names the match: rule set, openings, time, rival, tables, processes and a digest
-of this checkout's engine and AI sources. Run again with the same FILE and arguments, the
+line that names the match: rule set, openings, time, rival, tables, build and a digest of
+this checkout's engine and AI sources (not the processes: each game has a core of its own
+while they are no more than the cores). Run again with the same FILE and arguments, the
 match resumes: recorded games are kept and only the others are played, so a long match
 (200 games at 2 s a move are hours) can be spread over several runs; a FILE of another
 match, or of other sources, is refused.
@@ -343,7 +344,6 @@ def main(argv: list[str] | None = None) -> int:
             "games": len(games),
             "seed": args.seed,
             "tables": tables.pieces if tables else 0,
-            "processes": args.processes,
             "engine": engine_digest(),
             "build": build_info(),
         }
