@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
-sys.path.insert(0, str(BENCH))
+sys.path.append(str(BENCH))  # after the packages: its scripts shadow none of them
 
 import ai_gain  # noqa: E402
 
