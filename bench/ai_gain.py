@@ -41,6 +41,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ai_ladder import (  # bench/ is the script's own directory
     MAX_PLIES,
@@ -118,7 +119,7 @@ def engine_digest(root: Path = ROOT) -> str:
     return digest.hexdigest()[:16]
 
 
-def read_record(path: Path, match: dict[str, object]) -> dict[int, dict[str, object]]:
+def read_record(path: Path, match: dict[str, object]) -> dict[int, dict[str, Any]]:
     """The games already in a record of this match, by index (none for a new file).
 
     Raises ValueError for a record of another match, naming what differs."""
@@ -132,7 +133,7 @@ def read_record(path: Path, match: dict[str, object]) -> dict[int, dict[str, obj
             f"{path} records another match (it differs in {', '.join(differ)}); "
             "give a new file to start this one"
         )
-    done: dict[int, dict[str, object]] = {}
+    done: dict[int, dict[str, Any]] = {}
     for line in lines[1:]:
         try:
             entry = json.loads(line)
@@ -333,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
         f"endgame tables: {f'{tables.pieces} pieces' if tables else 'none'}",
         flush=True,
     )
-    done: dict[int, dict[str, object]] = {}
+    done: dict[int, dict[str, Any]] = {}
     if args.record is not None:
         match = {
             "rule_set": args.rule_set,
@@ -366,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
         reasons[kind] = reasons.get(kind, 0) + 1
 
     for entry in done.values():
-        count(float(str(entry["score"])), int(str(entry["plies"])), str(entry["reason"]))
+        count(entry["score"], entry["plies"], entry["reason"])
     todo = [i for i in range(len(games)) if i not in done]
     started = time.perf_counter()
     with ProcessPoolExecutor(
@@ -377,9 +378,9 @@ def main(argv: list[str] | None = None) -> int:
         for finished, future in enumerate(as_completed(futures), 1):
             score, n, reason, moves = future.result()
             if record is not None:
-                g = games[futures[future]]
-                entry = {"game": futures[future], "new_drums": g.new_drums, "score": score}
-                entry.update(plies=n, reason=reason, moves=moves)
+                i = futures[future]
+                entry = {"game": i, "new_drums": games[i].new_drums, "score": score}
+                entry |= {"plies": n, "reason": reason, "moves": moves}
                 record.write(json.dumps(entry) + "\n")
                 record.flush()
             count(score, n, reason)
