@@ -379,8 +379,14 @@ def main(argv: list[str] | None = None) -> int:
             score, n, reason, moves = future.result()
             if record is not None:
                 i = futures[future]
-                entry = {"game": i, "new_drums": games[i].new_drums, "score": score}
-                entry |= {"plies": n, "reason": reason, "moves": moves}
+                entry = {
+                    "game": i,
+                    "new_drums": games[i].new_drums,
+                    "score": score,
+                    "plies": n,
+                    "reason": reason,
+                    "moves": moves,
+                }
                 record.write(json.dumps(entry) + "\n")
                 record.flush()
             count(score, n, reason)
