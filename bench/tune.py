@@ -5,7 +5,9 @@ no capture, as at the search's leaves) from the engine's own games, fast fixed-d
 searches from seeded random openings, labelled with each game's result; for the short-king
 family also every quiet position of the recorded English games in
 ``../shared/data/tinsley.pdn`` (from the repository root, or ``CHECKERS_DATA_DIR``),
-labelled with Tinsley's results. One row of weights is fitted per family: short kings
+labelled with Tinsley's results; and with ``--records FILE`` every quiet position of a
+match recorded by ``bench/ai_gain.py --record`` (two Executives at its time a move), in
+the family of its rule set. One row of weights is fitted per family: short kings
 (English and Italian games) and flying kings (Brazilian, Russian, Spanish and Thai).
 
 The model: P(side to move wins) = sigmoid(K * evaluation / 100), a draw counting as one
@@ -25,6 +27,7 @@ The searches are bounded by depth and nodes, never by the clock, so a run is rep
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -138,6 +141,26 @@ def tinsley_samples(path: Path = TINSLEY) -> list[Sample]:
             if board.ply >= FIRST_PLY and quiet(board):
                 positions.append(board.raw_state())
         out += labelled(positions, score, number % HOLD_OUT == 0, "tinsley")
+    return out
+
+
+def record_samples(path: Path) -> list[Sample]:
+    """Every quiet position of a match recorded by ``bench/ai_gain.py --record``, labelled
+    with its game's result; every fifth game held out."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    rule_set = json.loads(lines[0])["match"]["rule_set"]
+    out: list[Sample] = []
+    for line in lines[1:]:
+        game = json.loads(line)
+        drums_score = game["score"] if game["new_drums"] else 1 - game["score"]
+        board = Board(rule_set)
+        positions = []
+        for text in game["moves"]:
+            board.push_text(text)
+            if board.ply >= FIRST_PLY and quiet(board):
+                positions.append(board.raw_state())
+        held_out = game["game"] % HOLD_OUT == 0
+        out += labelled(positions, drums_score, held_out, f"{rule_set} record")
     return out
 
 
@@ -349,6 +372,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--family", action="append", choices=list(FAMILIES))
     parser.add_argument("--no-tinsley", action="store_true")
+    parser.add_argument(
+        "--records", type=Path, action="append", default=[], help="a recorded match's file"
+    )
     parser.add_argument("--write", action="store_true", help="write app/ai/tuned.py")
     parser.add_argument("--match", type=int, default=0, help="games, fitted v today's")
     parser.add_argument("--match-depth", type=int, default=6)
@@ -373,6 +399,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.stderr.write("\n")
     print(f"self-play: {len(jobs)} games in {time.perf_counter() - started:.0f} s")
     extra = [] if args.no_tinsley or "short" not in families else tinsley_samples()
+    recorded = [s for path in args.records for s in record_samples(path)]
 
     # A family not fitted keeps its row (and its line of the summary).
     fitted: dict[str, Weights] = {"short": tuned.SHORT, "flying": tuned.FLYING}
@@ -387,6 +414,7 @@ def main(argv: list[str] | None = None) -> int:
         samples = [s for r in members for s in by_rule_set[r]]
         if family == "short":
             samples += extra
+        samples += [s for s in recorded if s.source.split()[0] in members]
         old = tuned.SHORT if family == "short" else tuned.FLYING
         assert old == weights_for(RULE_SETS[members[0]])
         train = [s for s in samples if not s.held_out]
@@ -412,6 +440,7 @@ def main(argv: list[str] | None = None) -> int:
         run = (
             f"--games {args.games} --depth {args.depth} --nodes {args.nodes} --seed {args.seed}"
             f" --prior {args.prior}{' --no-tinsley' if args.no_tinsley else ''}"
+            + "".join(f" --records {path.name}" for path in args.records)
         )
         summary.append(
             f"{family}: fitted ({run}) on {len(train)} positions, {len(test)} held out, K {k:.3f};"

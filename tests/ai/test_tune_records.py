@@ -1,0 +1,53 @@
+"""The tuner's positions from a recorded match: quiet positions of its games, labelled with
+each game's result for the side to move, whichever colour the new Executive had."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.append(str(BENCH))  # after the packages: its scripts shadow none of them
+
+import tune  # noqa: E402
+
+from app.engine import Board  # noqa: E402
+from app.engine.movegen import has_capture  # noqa: E402
+
+# The start of a Russian game, with exchanges (positions with a capture pending are not quiet).
+MOVES = ["11-15", "22-18", "15x22", "25x18", "12-16", "18-14", "9x18", "23x14", "10x17", "21x14"]
+
+
+def write_record(path: Path) -> None:
+    lines = [
+        json.dumps({"match": {"rule_set": "russian", "time": 2.0}}),
+        # Game 0: the new Executive had the tires and lost; game 1: it had the drums and
+        # drew. The score is always the new Executive's.
+        json.dumps({"game": 0, "new_drums": False, "score": 0.0, "moves": MOVES}),
+        json.dumps({"game": 1, "new_drums": True, "score": 0.5, "moves": MOVES}),
+    ]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_a_recorded_match_gives_quiet_positions_labelled_by_the_result(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "match.jsonl"
+    write_record(path)
+    samples = tune.record_samples(path)
+    board = Board("russian")
+    quiet = []
+    for text in MOVES:
+        board.push_text(text)
+        state = board.raw_state()
+        if board.ply >= tune.FIRST_PLY and not has_capture(*state, board.rule_set):
+            quiet.append(state)
+    assert quiet, "the game has quiet positions past the opening"
+    assert [s.state for s in samples] == quiet + quiet
+    first, second = samples[: len(quiet)], samples[len(quiet) :]
+    # Game 0: the drums won (the new Executive, with the tires, lost).
+    assert all(s.target == (1.0 if s.state[3] == 0 else 0.0) for s in first)
+    assert all(s.target == 0.5 for s in second)
+    assert all(s.held_out for s in first) and not any(s.held_out for s in second)
+    assert {s.source for s in samples} == {"russian record"}
