@@ -84,6 +84,24 @@ def _runaways(men: int, turn: int, enemy: int) -> int:
     return n
 
 
+def _king_reach(kings: int, empty: int, flying: bool) -> int:
+    """The kings' room: their steps onto empty squares (short kings), or the empty squares
+    along their diagonals up to the first piece, each counted once (flying kings)."""
+    if not flying:
+        return _steps_up(kings, empty) + _steps_down(kings, empty)
+    reach = 0
+    for step in (4, 5):
+        ray = kings
+        while ray:
+            ray = (ray << step) & empty
+            reach |= ray
+        ray = kings
+        while ray:
+            ray = (ray >> step) & empty
+            reach |= ray
+    return reach.bit_count()
+
+
 def _king_terms(kings: int, w: Weights) -> int:
     if not kings:
         return 0
@@ -194,13 +212,9 @@ def evaluate(own: int, opp: int, kings: int, turn: int, w: Weights) -> int:
         if runaways:
             score -= runaways * w.runaway
     if dk:
-        score += (
-            _king_terms(dk, w) + (_steps_up(dk, empty) + _steps_down(dk, empty)) * w.king_mobility
-        )
+        score += _king_terms(dk, w) + _king_reach(dk, empty, w.flying) * w.king_mobility
     if tk:
-        score -= (
-            _king_terms(tk, w) + (_steps_up(tk, empty) + _steps_down(tk, empty)) * w.king_mobility
-        )
+        score -= _king_terms(tk, w) + _king_reach(tk, empty, w.flying) * w.king_mobility
 
     if ending:
         if w.opposition and n_dk and n_tk and n_dm + n_dk == n_tm + n_tk:
@@ -275,12 +289,7 @@ def features(own: int, opp: int, kings: int, turn: int, w: Weights) -> Features:
         ("king_double_diagonal", DOUBLE_DIAGONALS),
     ):
         v[ix[name]] = (dk & mask).bit_count() - (tk & mask).bit_count()
-    v[ix["king_mobility"]] = (
-        _steps_up(dk, empty)
-        + _steps_down(dk, empty)
-        - _steps_up(tk, empty)
-        - _steps_down(tk, empty)
-    )
+    v[ix["king_mobility"]] = _king_reach(dk, empty, w.flying) - _king_reach(tk, empty, w.flying)
     scale = 1.0
     if ending:
         if n_dk and n_tk and n_dm + n_dk == n_tm + n_tk:

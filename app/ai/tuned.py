@@ -3,9 +3,9 @@
 short: fitted (--games 50 --depth 4 --nodes 4000 --seed 17 --prior 1e-06) on 26404
     positions, 6711 held out, K 0.144; loss (fit / held out) 0.6847 / 0.6712 before,
     0.6833 / 0.6685 after.
-flying: fitted (--games 50 --depth 4 --nodes 4000 --seed 17 --prior 1e-06) on 8278
-    positions, 2175 held out, K 0.286; loss (fit / held out) 0.6064 / 0.6194 before,
-    0.5999 / 0.6166 after.
+flying: fitted (--games 200 --depth 4 --nodes 4000 --seed 17 --prior 1e-06) on 34507
+    positions, 8375 held out, K 0.300; loss (fit / held out) 0.5996 / 0.5607 before,
+    0.5953 / 0.5565 after.
 """
 
 from __future__ import annotations
@@ -35,21 +35,21 @@ SHORT = Weights(
 
 FLYING = Weights(
     flying=True,
-    king=265,
-    back_rank=38,
-    bridge=7,
-    triangle=3,
-    dog_hole=5,
-    centre=-5,
-    inner_centre=0,
-    advance=(0, 10, 12, -14, 3, 19, 23, 0),
-    advance_end=(0, 5, -8, 16, 4, 25, 45, 0),
-    runaway=111,
-    mobility=12,
-    king_centre=2,
-    king_edge=-5,
-    king_main_diagonal=17,
-    king_double_diagonal=9,
-    king_mobility=1,
-    opposition=-2,
+    king=248,
+    back_rank=70,
+    bridge=17,
+    triangle=10,
+    dog_hole=2,
+    centre=8,
+    inner_centre=4,
+    advance=(0, 19, 11, 15, 7, 36, 31, 0),
+    advance_end=(0, -4, -10, 7, -5, 21, 44, 0),
+    runaway=89,
+    mobility=18,
+    king_centre=-5,
+    king_edge=-3,
+    king_main_diagonal=5,
+    king_double_diagonal=8,
+    king_mobility=4,
+    opposition=0,
 )

@@ -31,7 +31,7 @@ class Weights:
     king_edge: int
     king_main_diagonal: int
     king_double_diagonal: int
-    king_mobility: int  # per empty square next to a king
+    king_mobility: int  # per king step onto an empty square (flying: per square in reach)
     opposition: int  # king ending, equal numbers of pieces: the side that has "the move"
 
 

@@ -12,6 +12,7 @@ from app.ai.evaluation import evaluate, features
 from app.ai.search import weights_for
 from app.ai.weights import PARAMETERS, Weights, from_vector, to_vector
 from app.engine import RULE_SETS, Board
+from app.engine.movegen import quiet_moves
 
 
 def random_boards(rule_set: str, count: int, seed: int) -> list[Board]:
@@ -113,3 +114,25 @@ def test_an_opposition_weight_moves_the_score_its_way() -> None:
     base = replace(w, opposition=0)
     assert evaluate(*odd.raw_state(), w) > evaluate(*odd.raw_state(), base)
     assert evaluate(*even.raw_state(), w) < evaluate(*even.raw_state(), base)
+
+
+@pytest.mark.parametrize("rule_set", ["english", "russian"])
+def test_king_mobility_counts_the_squares_the_kings_can_move_to(rule_set: str) -> None:
+    # Short kings: the kings' steps, as the move generator lists them. Flying kings: the
+    # squares it sends them to along their diagonals, each counted once.
+    rules = RULE_SETS[rule_set]
+    w = weights_for(rules)
+    index = PARAMETERS.index("king_mobility")
+
+    def reach(own: int, opp: int, kings: int, turn: int) -> int:
+        moves = [m for m in quiet_moves(own, opp, kings, turn, rules) if kings >> m[0][0] & 1]
+        return len({m[0][-1] for m in moves}) if rules.flying_kings else len(moves)
+
+    with_kings = 0
+    for board in random_boards(rule_set, 300, seed=11):
+        own, opp, kings, turn = board.raw_state()
+        values, _, _ = features(own, opp, kings, turn, w)
+        expected = reach(own, opp, kings, turn) - reach(opp, own, kings, turn ^ 1)
+        assert values[index] == expected, board.fen
+        with_kings += bool(kings)
+    assert with_kings >= 50
