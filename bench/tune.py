@@ -356,7 +356,11 @@ def write_module(rows_by_family: dict[str, Weights], note: str) -> None:
         lines.append(f"    flying={w.flying},")
         for field in Weights.__dataclass_fields__:
             if field != "flying":
-                lines.append(f"    {field}={getattr(w, field)!r},")
+                value = repr(getattr(w, field))
+                if len(value) > 80:  # a long tuple: one item a line, as the formatter has it
+                    items = "".join(f"        {item},\n" for item in getattr(w, field))
+                    value = f"(\n{items}    )"
+                lines.append(f"    {field}={value},")
         lines.append(")")
     path.write_text("\n".join(lines) + "\n")
     print(f"wrote {path.relative_to(ROOT)}")

@@ -4,8 +4,9 @@ Two families share one function with different weights: short kings (english, it
 and flying kings (brazilian, russian, spanish, thai), where a king is worth far more and
 the long diagonals decide endings. The terms: material (with a bonus for trading down
 when ahead), back-rank guard and formations (bridge, triangle), dog-holes, centre,
-advancement by rank (tempo), runaway men, mobility, king activity and, in endings, the
-opposition, driving the weaker side and recognising the usual draws.
+advancement by rank (tempo), the men's squares in the middle game, runaway men,
+mobility, king activity and, in endings, the opposition, driving the weaker side and
+recognising the usual draws.
 
 The weights are fitted by ``bench/tune.py`` (``app.ai.tuned``); ``features`` splits a
 score into the fitted terms, so the fit works on exactly what ``evaluate`` computes.
@@ -28,8 +29,8 @@ from app.ai.geometry import (
     RANK,
 )
 from app.ai.tuned import FLYING, SHORT
-from app.ai.weights import MAN, PARAMETERS, Weights
-from app.engine.squares import squares_to_bits
+from app.ai.weights import MAN, MEN_SQUARES, PARAMETERS, Weights
+from app.engine.squares import BIT_SQUARE, squares_to_bits
 
 WIN: Final = 1_000_000
 """Score of a won position (minus the plies to the win)."""
@@ -52,6 +53,10 @@ _DRUM_RANKS: Final = RANK  # relative rank r of a drums man is its rank
 _TIRE_RANKS: Final = tuple(reversed(RANK))  # relative rank r of a tires man is rank 7 - r
 _ADVANCED: Final = (RANK[4] | RANK[5] | RANK[6], RANK[3] | RANK[2] | RANK[1])
 _ENDING: Final = 10  # pieces on the board at or below which the ending weights apply
+# Index into ``Weights.square`` of a man on each bit: square - 1 for the drums, and for the
+# tires the square seen from their side of the board (33 - square) - 1.
+_DRUM_SQUARE: Final = tuple(s - 1 if s else 0 for s in BIT_SQUARE)
+_TIRE_SQUARE: Final = tuple(32 - s if s else 0 for s in BIT_SQUARE)
 
 
 def _men_terms(men: int, ranks: tuple[int, ...], advance: tuple[int, ...]) -> int:
@@ -60,6 +65,15 @@ def _men_terms(men: int, ranks: tuple[int, ...], advance: tuple[int, ...]) -> in
         n = (men & ranks[r]).bit_count()
         if n:
             score += n * advance[r]
+    return score
+
+
+def _placement(men: int, square: tuple[int, ...], index: tuple[int, ...]) -> int:
+    score = 0
+    while men:
+        low = men & -men
+        score += square[index[low.bit_length() - 1]]
+        men ^= low
     return score
 
 
@@ -179,6 +193,8 @@ def evaluate(own: int, opp: int, kings: int, turn: int, w: Weights) -> int:
 
     if dm:
         score += _men_terms(dm, _DRUM_RANKS, advance)
+        if not ending:
+            score += _placement(dm, w.square, _DRUM_SQUARE)
         score += (dm & CENTRE).bit_count() * w.centre + (dm & INNER_CENTRE).bit_count() * (
             w.inner_centre
         )
@@ -196,6 +212,8 @@ def evaluate(own: int, opp: int, kings: int, turn: int, w: Weights) -> int:
             score += runaways * w.runaway
     if tm:
         score -= _men_terms(tm, _TIRE_RANKS, advance)
+        if not ending:
+            score -= _placement(tm, w.square, _TIRE_SQUARE)
         score -= (tm & CENTRE).bit_count() * w.centre + (tm & INNER_CENTRE).bit_count() * (
             w.inner_centre
         )
@@ -238,6 +256,7 @@ the values of the fitted parameters (``PARAMETERS`` order) from the side to move
 up to integer rounding."""
 
 _INDEX = {name: i for i, name in enumerate(PARAMETERS)}
+_SQUARE_PARAMETER = tuple(_INDEX[f"square[{s}]"] for s in MEN_SQUARES)
 
 
 def features(own: int, opp: int, kings: int, turn: int, w: Weights) -> Features:
@@ -265,6 +284,14 @@ def features(own: int, opp: int, kings: int, turn: int, w: Weights) -> Features:
         v[ix[f"{table}[{r}]"]] = (dm & _DRUM_RANKS[r]).bit_count() - (
             tm & _TIRE_RANKS[r]
         ).bit_count()
+    if not ending:
+        for men, index, sign in ((dm, _DRUM_SQUARE, 1), (tm, _TIRE_SQUARE, -1)):
+            while men:
+                low = men & -men
+                i = index[low.bit_length() - 1]
+                if i < len(_SQUARE_PARAMETER):  # a man never waits on its crowning rank
+                    v[_SQUARE_PARAMETER[i]] += sign
+                men ^= low
     v[ix["centre"]] = (dm & CENTRE).bit_count() - (tm & CENTRE).bit_count()
     v[ix["inner_centre"]] = (dm & INNER_CENTRE).bit_count() - (tm & INNER_CENTRE).bit_count()
     if not tk:

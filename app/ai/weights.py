@@ -33,6 +33,7 @@ class Weights:
     king_double_diagonal: int
     king_mobility: int  # per king step onto an empty square (flying: per square in reach)
     opposition: int  # king ending, equal numbers of pieces: the side that has "the move"
+    square: tuple[int, ...]  # middle game: a man on each square 1-28 of its side's numbering
 
 
 _SCALARS = (
@@ -55,12 +56,16 @@ _SCALARS_AFTER = (
     "opposition",
 )
 _RANKS = range(1, 7)  # a man never stands on its relative rank 7 (it is crowned there)
+MEN_SQUARES = range(1, 29)
+"""The squares a man can stand on, in the drums' numbering (a tires man on square s
+counts as one on 33 - s): 29-32 crown it."""
 
 PARAMETERS: tuple[str, ...] = (
     *_SCALARS,
     *(f"advance[{r}]" for r in _RANKS),
     *(f"advance_end[{r}]" for r in _RANKS),
     *_SCALARS_AFTER,
+    *(f"square[{s}]" for s in MEN_SQUARES),
 )
 """The fitted parameters, in the order of ``to_vector``."""
 
@@ -72,6 +77,7 @@ def to_vector(w: Weights) -> list[int]:
         *(w.advance[r] for r in _RANKS),
         *(w.advance_end[r] for r in _RANKS),
         *(getattr(w, name) for name in _SCALARS_AFTER),
+        *(w.square[s - 1] for s in MEN_SQUARES),
     ]
 
 
@@ -83,6 +89,7 @@ def from_vector(flying: bool, values: list[int]) -> Weights:
     n = len(_SCALARS)
     advance = (0, *values[n : n + 6], 0)
     advance_end = (0, *values[n + 6 : n + 12], 0)
+    square = (*values[len(values) - len(MEN_SQUARES) :], 0, 0, 0, 0)
     return Weights(
         flying=flying,
         king=named["king"],
@@ -102,4 +109,5 @@ def from_vector(flying: bool, values: list[int]) -> Weights:
         king_double_diagonal=named["king_double_diagonal"],
         king_mobility=named["king_mobility"],
         opposition=named["opposition"],
+        square=square,
     )

@@ -10,7 +10,7 @@ import pytest
 
 from app.ai.evaluation import evaluate, features
 from app.ai.search import weights_for
-from app.ai.weights import PARAMETERS, Weights, from_vector, to_vector
+from app.ai.weights import MEN_SQUARES, PARAMETERS, Weights, from_vector, to_vector
 from app.engine import RULE_SETS, Board
 from app.engine.movegen import quiet_moves
 
@@ -136,3 +136,16 @@ def test_king_mobility_counts_the_squares_the_kings_can_move_to(rule_set: str) -
         assert values[index] == expected, board.fen
         with_kings += bool(kings)
     assert with_kings >= 50
+
+
+def test_a_mans_square_counts_from_its_own_side_in_the_middle_game() -> None:
+    # Twelve pieces: the middle game. A tires man on square s stands where a drums man
+    # would on 33 - s: the tires on 24-29 count as the drums' 9, 8, 7, 6, 5 and 4.
+    board = Board("english", fen="B:W24,25,26,27,28,29:B1,2,3,4,5,13")
+    counts = {s: term(board, f"square[{s}]") for s in MEN_SQUARES}
+    expected = dict.fromkeys(MEN_SQUARES, 0)
+    expected.update({1: 1, 2: 1, 3: 1, 13: 1, 6: -1, 7: -1, 8: -1, 9: -1})
+    assert counts == expected
+    # Ten pieces are an ending, where the men's squares do not count.
+    ending = Board("english", fen="B:W24,25,26,27,28:B1,2,3,4,13")
+    assert all(term(ending, f"square[{s}]") == 0 for s in MEN_SQUARES)
