@@ -356,10 +356,10 @@ def write_module(rows_by_family: dict[str, Weights], note: str) -> None:
         lines.append(f"    flying={w.flying},")
         for field in Weights.__dataclass_fields__:
             if field != "flying":
-                value = repr(getattr(w, field))
+                field_value = getattr(w, field)
+                value = repr(field_value)
                 if len(value) > 80:  # a long tuple: one item a line, as the formatter has it
-                    items = "".join(f"        {item},\n" for item in getattr(w, field))
-                    value = f"(\n{items}    )"
+                    value = "(\n" + "".join(f"        {x},\n" for x in field_value) + "    )"
                 lines.append(f"    {field}={value},")
         lines.append(")")
     path.write_text("\n".join(lines) + "\n")

@@ -286,12 +286,9 @@ def features(own: int, opp: int, kings: int, turn: int, w: Weights) -> Features:
         ).bit_count()
     if not ending:
         for men, index, sign in ((dm, _DRUM_SQUARE, 1), (tm, _TIRE_SQUARE, -1)):
-            while men:
-                low = men & -men
-                i = index[low.bit_length() - 1]
-                if i < len(_SQUARE_PARAMETER):  # a man never waits on its crowning rank
-                    v[_SQUARE_PARAMETER[i]] += sign
-                men ^= low
+            for bit in _bits(men):
+                if index[bit] < len(_SQUARE_PARAMETER):  # never a man on its crowning rank
+                    v[_SQUARE_PARAMETER[index[bit]]] += sign
     v[ix["centre"]] = (dm & CENTRE).bit_count() - (tm & CENTRE).bit_count()
     v[ix["inner_centre"]] = (dm & INNER_CENTRE).bit_count() - (tm & INNER_CENTRE).bit_count()
     if not tk:

@@ -89,7 +89,7 @@ def from_vector(flying: bool, values: list[int]) -> Weights:
     n = len(_SCALARS)
     advance = (0, *values[n : n + 6], 0)
     advance_end = (0, *values[n + 6 : n + 12], 0)
-    square = (*values[len(values) - len(MEN_SQUARES) :], 0, 0, 0, 0)
+    square = (*values[-len(MEN_SQUARES) :], 0, 0, 0, 0)  # no man waits on 29-32
     return Weights(
         flying=flying,
         king=named["king"],
