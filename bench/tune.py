@@ -7,8 +7,9 @@ family also every quiet position of the recorded English games in
 ``../shared/data/tinsley.pdn`` (from the repository root, or ``CHECKERS_DATA_DIR``),
 labelled with Tinsley's results; and with ``--records FILE`` every quiet position of a
 match recorded by ``bench/ai_gain.py --record`` (two Executives at its time a move), in
-the family of its rule set. One row of weights is fitted per family: short kings
-(English and Italian games) and flying kings (Brazilian, Russian, Spanish and Thai).
+the family of its rule set. One row of weights is fitted per family
+(``app.ai.weights.FAMILIES``): short kings (English and Italian games), Russian, and the
+other flying kings (Brazilian, Spanish and Thai).
 
 The model: P(side to move wins) = sigmoid(K * evaluation / 100), a draw counting as one
 half (cross-entropy with soft labels). K is fitted first on today's weights and then held,
@@ -45,18 +46,14 @@ sys.path.insert(0, str(ROOT))
 from app.ai import tuned  # noqa: E402
 from app.ai.evaluation import evaluate, features  # noqa: E402
 from app.ai.players import game_history, to_move  # noqa: E402
-from app.ai.search import Searcher, weights_for  # noqa: E402
-from app.ai.weights import PARAMETERS, Weights, from_vector, to_vector  # noqa: E402
+from app.ai.search import Searcher  # noqa: E402
+from app.ai.weights import FAMILIES, PARAMETERS, Weights, from_vector, to_vector  # noqa: E402
 from app.engine import KING_PLIES_DRAW, RULE_SETS, Board, Side  # noqa: E402
 from app.engine.movegen import has_capture  # noqa: E402
 from app.engine.pdn import read_games, replay  # noqa: E402
 
 DATA = Path(os.environ.get("CHECKERS_DATA_DIR", ROOT.parent / "shared" / "data"))
 TINSLEY = DATA / "tinsley.pdn"
-FAMILIES = {
-    "short": ("english", "italian"),
-    "flying": ("brazilian", "russian", "spanish", "thai"),
-}
 MAX_PLIES = 200
 FIRST_PLY = 6  # positions this close to the start say nothing about the weights
 HOLD_OUT = 5  # every fifth game is held out of the fit
@@ -351,8 +348,8 @@ def write_module(rows_by_family: dict[str, Weights], note: str) -> None:
         "",
         "from app.ai.weights import Weights",
     ]
-    for name, w in (("SHORT", rows_by_family["short"]), ("FLYING", rows_by_family["flying"])):
-        lines += ["", f"{name} = Weights("]
+    for family, w in rows_by_family.items():
+        lines += ["", f"{family.upper()} = Weights("]
         lines.append(f"    flying={w.flying},")
         for field in Weights.__dataclass_fields__:
             if field != "flying":
@@ -362,6 +359,8 @@ def write_module(rows_by_family: dict[str, Weights], note: str) -> None:
                     value = "(\n" + "".join(f"        {x},\n" for x in field_value) + "    )"
                 lines.append(f"    {field}={value},")
         lines.append(")")
+    lines += ["", "ROWS = {", *(f'    "{f}": {f.upper()},' for f in rows_by_family), "}"]
+    lines.append('"""The row of each family of ``app.ai.weights.FAMILIES``."""')
     path.write_text("\n".join(lines) + "\n")
     print(f"wrote {path.relative_to(ROOT)}")
 
@@ -406,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
     recorded = [s for path in args.records for s in record_samples(path)]
 
     # A family not fitted keeps its row (and its line of the summary).
-    fitted: dict[str, Weights] = {"short": tuned.SHORT, "flying": tuned.FLYING}
+    fitted: dict[str, Weights] = {f: tuned.ROWS[f] for f in FAMILIES}
     summary = []  # one paragraph per family, kept from the module for a family not fitted
     for line in (tuned.__doc__ or "").splitlines():
         if line.split(":")[0] in FAMILIES:
@@ -419,8 +418,7 @@ def main(argv: list[str] | None = None) -> int:
         if family == "short":
             samples += extra
         samples += [s for s in recorded if s.source.split()[0] in members]
-        old = tuned.SHORT if family == "short" else tuned.FLYING
-        assert old == weights_for(RULE_SETS[members[0]])
+        old = fitted[family]
         train = [s for s in samples if not s.held_out]
         test = [s for s in samples if s.held_out]
         sources = sorted({s.source for s in samples})
@@ -453,7 +451,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(f"\n{time.perf_counter() - started:.0f} s in all")
     if args.write:
-        note = "\n".join(sorted(summary, key=lambda line: line.startswith("flying")))
+        order = list(FAMILIES)
+        note = "\n".join(sorted(summary, key=lambda line: order.index(line.split(":")[0])))
         write_module(fitted, note)
     return 0
 

@@ -28,7 +28,6 @@ from app.ai.geometry import (
     MAIN_DIAGONAL,
     RANK,
 )
-from app.ai.tuned import FLYING, SHORT
 from app.ai.weights import MAN, MEN_SQUARES, PARAMETERS, Weights
 from app.engine.squares import BIT_SQUARE, squares_to_bits
 
@@ -369,4 +368,4 @@ def _drawish(sm: int, sk: int, wm: int, wk: int, flying: bool) -> bool:
     return False
 
 
-__all__ = ["FLYING", "SHORT", "WIN", "Features", "Weights", "evaluate", "features"]
+__all__ = ["WIN", "Features", "Weights", "evaluate", "features"]

@@ -38,8 +38,10 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from app.ai.egdb import KNOWN_WIN, Tables, best_move
-from app.ai.evaluation import FLYING, SHORT, WIN, Weights, evaluate
+from app.ai.evaluation import WIN, Weights, evaluate
 from app.ai.geometry import CONE, RANK
+from app.ai.tuned import ROWS
+from app.ai.weights import FAMILIES
 from app.engine.board import KING_PLIES_DRAW
 from app.engine.movegen import RawMove, apply, generate, has_capture
 from app.engine.rulesets import RuleSet
@@ -235,8 +237,11 @@ class SearchTimeout(Exception):
 
 
 def weights_for(rules: RuleSet) -> Weights:
-    """The evaluation family of a rule set."""
-    return FLYING if rules.flying_kings else SHORT
+    """The evaluation weights of a rule set: its family's row."""
+    for family, members in FAMILIES.items():
+        if rules.key in members:
+            return ROWS[family]
+    raise ValueError(f"no row of weights serves {rules.key}")
 
 
 def is_plain_king_move(state: State, move: RawMove) -> bool:

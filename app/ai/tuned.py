@@ -121,3 +121,10 @@ FLYING = Weights(
         0,
     ),
 )
+
+ROWS = {
+    "short": SHORT,
+    "flying": FLYING,
+    "russian": FLYING,
+}
+"""The row of each family of ``app.ai.weights.FAMILIES``."""

@@ -12,6 +12,15 @@ from dataclasses import dataclass
 MAN = 100
 """Value of a man, the unit of every score (hundredths of a man)."""
 
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "short": ("english", "italian"),
+    "flying": ("brazilian", "spanish", "thai"),
+    "russian": ("russian",),
+}
+"""The rows of weights and the rule sets each serves: the short kings share one, Russian
+(the only flying-king rule set with a free choice among captures) has its own, and the
+other flying-king rule sets share the last."""
+
 
 @dataclass(frozen=True, slots=True)
 class Weights:

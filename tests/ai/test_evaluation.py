@@ -10,7 +10,8 @@ import pytest
 
 from app.ai.evaluation import evaluate, features
 from app.ai.search import weights_for
-from app.ai.weights import MEN_SQUARES, PARAMETERS, Weights, from_vector, to_vector
+from app.ai.tuned import ROWS
+from app.ai.weights import FAMILIES, MEN_SQUARES, PARAMETERS, Weights, from_vector, to_vector
 from app.engine import RULE_SETS, Board
 from app.engine.movegen import quiet_moves
 
@@ -40,6 +41,16 @@ def test_vector_round_trip() -> None:
     for rules in RULE_SETS.values():
         w = weights_for(rules)
         assert from_vector(w.flying, to_vector(w)) == w
+
+
+def test_every_rule_set_has_one_row_of_its_own_kind_of_king() -> None:
+    served = [r for members in FAMILIES.values() for r in members]
+    assert sorted(served) == sorted(RULE_SETS)
+    assert set(ROWS) == set(FAMILIES)
+    for family, members in FAMILIES.items():
+        for r in members:
+            assert weights_for(RULE_SETS[r]) is ROWS[family]
+            assert ROWS[family].flying == RULE_SETS[r].flying_kings
 
 
 @pytest.mark.parametrize("rule_set", list(RULE_SETS))
