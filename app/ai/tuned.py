@@ -6,6 +6,9 @@ short: fitted (--games 50 --depth 4 --nodes 4000 --seed 17 --prior 1e-06 --recor
 flying: fitted (--games 200 --depth 4 --nodes 4000 --seed 17 --prior 1e-06 --records
     russian-2s.jsonl) on 42398 positions, 10484 held out, K 0.282; loss (fit / held out)
     0.6175 / 0.5795 before, 0.6152 / 0.5769 after.
+russian: fitted (--games 400 --depth 4 --nodes 4000 --seed 17 --prior 1e-06 --records
+    russian-2s.jsonl) on 24366 positions, 6011 held out, K 0.368; loss (fit / held out)
+    0.5828 / 0.5716 before, 0.5767 / 0.5690 after.
 """
 
 from __future__ import annotations
@@ -122,9 +125,64 @@ FLYING = Weights(
     ),
 )
 
+RUSSIAN = Weights(
+    flying=True,
+    king=230,
+    back_rank=74,
+    bridge=10,
+    triangle=18,
+    dog_hole=4,
+    centre=8,
+    inner_centre=-1,
+    advance=(0, 51, 20, 21, 12, 59, 39, 0),
+    advance_end=(0, -8, -5, -2, -12, 17, 49, 0),
+    runaway=72,
+    mobility=13,
+    king_centre=-10,
+    king_edge=-2,
+    king_main_diagonal=4,
+    king_double_diagonal=2,
+    king_mobility=-1,
+    opposition=-1,
+    square=(
+        11,
+        12,
+        -9,
+        -14,
+        5,
+        17,
+        10,
+        0,
+        -1,
+        9,
+        -8,
+        9,
+        19,
+        -4,
+        -8,
+        0,
+        6,
+        -10,
+        -1,
+        9,
+        22,
+        0,
+        0,
+        2,
+        1,
+        1,
+        1,
+        4,
+        0,
+        0,
+        0,
+        0,
+    ),
+)
+
 ROWS = {
     "short": SHORT,
     "flying": FLYING,
-    "russian": FLYING,
+    "russian": RUSSIAN,
 }
 """The row of each family of ``app.ai.weights.FAMILIES``."""
