@@ -1,8 +1,9 @@
 """Static evaluation, in hundredths of a man, from the point of view of the side to move.
 
-Two families share one function with different weights: short kings (english, italian)
-and flying kings (brazilian, russian, spanish, thai), where a king is worth far more and
-the long diagonals decide endings. The terms: material (with a bonus for trading down
+One function serves every rule set, with its row of weights (``app.ai.weights.FAMILIES``):
+short kings (english, italian), Russian, and the other flying kings (brazilian, spanish,
+thai); with flying kings a king is worth far more and the long diagonals decide endings.
+The terms: material (with a bonus for trading down
 when ahead), back-rank guard and formations (bridge, triangle), dog-holes, centre,
 advancement by rank (tempo), the men's squares in the middle game, runaway men,
 mobility, king activity and, in endings, the opposition, driving the weaker side and
