@@ -3,11 +3,10 @@
 One function serves every rule set, with its row of weights (``app.ai.weights.FAMILIES``):
 short kings (english, italian), Russian, and the other flying kings (brazilian, spanish,
 thai); with flying kings a king is worth far more and the long diagonals decide endings.
-The terms: material (with a bonus for trading down
-when ahead), back-rank guard and formations (bridge, triangle), dog-holes, centre,
-advancement by rank (tempo), the men's squares in the middle game, runaway men,
-mobility, king activity and, in endings, the opposition, driving the weaker side and
-recognising the usual draws.
+The terms: material (with a bonus for trading down when ahead), back-rank guard and
+formations (bridge, triangle), dog-holes, centre, advancement by rank (tempo), the men's
+squares in the middle game, runaway men, mobility, king activity and, in endings, the
+opposition, driving the weaker side and recognising the usual draws.
 
 The weights are fitted by ``bench/tune.py`` (``app.ai.tuned``); ``features`` splits a
 score into the fitted terms, so the fit works on exactly what ``evaluate`` computes.

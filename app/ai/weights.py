@@ -17,9 +17,9 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "flying": ("brazilian", "spanish", "thai"),
     "russian": ("russian",),
 }
-"""The rows of weights and the rule sets each serves: the short kings share one, Russian
-(the only flying-king rule set with a free choice among captures) has its own, and the
-other flying-king rule sets share the last."""
+"""The rows of weights and the rule sets each serves: the short kings share one; Russian,
+the only flying-king rule set whose men capture backwards with a free choice among
+captures, has its own; the other flying-king rule sets share the last."""
 
 
 @dataclass(frozen=True, slots=True)
