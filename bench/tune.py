@@ -15,7 +15,11 @@ The model: P(side to move wins) = sigmoid(K * evaluation / 100), a draw counting
 half (cross-entropy with soft labels). K is fitted first on today's weights and then held,
 so a man stays worth 100; the weights (``app.ai.weights.PARAMETERS``) are then fitted by
 Newton's method with an L2 pull towards today's values (``--prior``), which keeps a small
-sample from inventing large terms. Every fifth game is held out; the loss is printed before
+sample from inventing large terms. A recorded match's result says as much about which
+Executive played a side as about the position, so its positions add one more term, +1 for
+the new Executive to move and -1 for the earlier one, fitted with the weights and then
+dropped: without it, whatever the stronger side's positions have in common (its style)
+is paid for as if it won games. Every fifth game is held out; the loss is printed before
 and after on both parts, computed with ``evaluate`` itself and the rounded weights.
 ``--write`` writes the new rows into ``app/ai/tuned.py``.
 
@@ -67,6 +71,10 @@ class Sample:
     target: float  # the game's result for the side to move: 1, 0.5 or 0
     held_out: bool
     source: str
+    engine: int = 0
+    """In a recorded match: 1 when the side to move is the new Executive, -1 when it is
+    the earlier one. Their difference in strength decides many results whatever the
+    position holds, so the fit gives it a term of its own (``rows``) and not the weights."""
 
 
 def quiet(board: Board) -> bool:
@@ -79,11 +87,20 @@ def quiet(board: Board) -> bool:
 
 
 def labelled(
-    states: Iterable[State], drums_score: float, held_out: bool, source: str
+    states: Iterable[State],
+    drums_score: float,
+    held_out: bool,
+    source: str,
+    new_drums: bool | None = None,
 ) -> list[Sample]:
-    return [
-        Sample(s, drums_score if s[3] == 0 else 1 - drums_score, held_out, source) for s in states
-    ]
+    """Positions labelled with the result for their side to move; ``new_drums`` says which
+    side the new Executive played in a recorded match (``Sample.engine``)."""
+    out = []
+    for s in states:
+        engine = 0 if new_drums is None else 1 if (s[3] == 0) == new_drums else -1
+        target = drums_score if s[3] == 0 else 1 - drums_score
+        out.append(Sample(s, target, held_out, source, engine))
+    return out
 
 
 def self_play(job: tuple[str, int, int, int]) -> list[Sample]:
@@ -157,7 +174,9 @@ def record_samples(path: Path) -> list[Sample]:
             if board.ply >= FIRST_PLY and quiet(board):
                 positions.append(board.raw_state())
         held_out = game["game"] % HOLD_OUT == 0
-        out += labelled(positions, drums_score, held_out, f"{rule_set} record")
+        out += labelled(
+            positions, drums_score, held_out, f"{rule_set} record", new_drums=game["new_drums"]
+        )
     return out
 
 
@@ -168,10 +187,15 @@ Row = tuple[list[tuple[int, float]], float, float, float]
 
 
 def rows(samples: Sequence[Sample], w: Weights) -> list[Row]:
+    """The fit's rows: the weights' features, then the recorded matches' engine term
+    (index ``len(PARAMETERS)``, fitted beside the weights and then dropped)."""
     out = []
+    engine_index = len(PARAMETERS)
     for s in samples:
         values, offset, scale = features(*s.state, w)
         sparse = [(i, x) for i, x in enumerate(values) if x]
+        if s.engine:
+            sparse.append((engine_index, float(s.engine)))
         out.append((sparse, offset, scale, s.target))
     return out
 
@@ -240,14 +264,19 @@ def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return x
 
 
-def fit(data: Sequence[Row], start: list[float], k: float, prior: float) -> list[float]:
-    """Newton's method on mean cross-entropy + prior * |theta - start|^2 (per position)."""
+def fit(
+    data: Sequence[Row], start: list[float], k: float, prior: float, free: int = 0
+) -> list[float]:
+    """Newton's method on mean cross-entropy + prior * |theta - start|^2 (per position).
+    The last ``free`` parameters have no today's value to be pulled to: their pull is a
+    millionth of the others', enough to keep the system solvable when no row has them."""
     n = len(data)
     theta = list(start)
     m = len(theta)
+    pull = [prior] * (m - free) + [prior * 1e-6] * free
     for _ in range(12):
-        grad = [2 * prior * (theta[j] - start[j]) for j in range(m)]
-        hess = [[2 * prior if i == j else 0.0 for j in range(m)] for i in range(m)]
+        grad = [2 * pull[j] * (theta[j] - start[j]) for j in range(m)]
+        hess = [[2 * pull[i] if i == j else 0.0 for j in range(m)] for i in range(m)]
         for sparse, offset, scale, y in data:
             c = k / 100 * scale
             z = c * (offset + sum(theta[i] * x for i, x in sparse))
@@ -265,6 +294,16 @@ def fit(data: Sequence[Row], start: list[float], k: float, prior: float) -> list
         if max(abs(s) for s in step) < 0.05:
             break
     return theta
+
+
+def fit_weights(
+    samples: Sequence[Sample], old: Weights, k: float, prior: float
+) -> tuple[Weights, float]:
+    """The fitted row (rounded) and the recorded matches' engine term, which the row
+    leaves out (``Sample.engine``)."""
+    theta = fit(rows(samples, old), [*map(float, to_vector(old)), 0.0], k, prior, free=1)
+    *weights, engine = theta
+    return from_vector(old.flying, [round(t) for t in weights]), engine
 
 
 # -- a check in play --------------------------------------------------------------------
@@ -425,11 +464,12 @@ def main(argv: list[str] | None = None) -> int:
         counts = ", ".join(f"{src} {sum(s.source == src for s in samples)}" for src in sources)
         print(f"\n{family} kings: {len(train)} positions to fit, {len(test)} held out ({counts})")
         k = fit_k(train, old)
-        theta = fit(rows(train, old), [float(x) for x in to_vector(old)], k, args.prior)
-        new = from_vector(old.flying, [round(t) for t in theta])
+        new, engine = fit_weights(train, old, k, args.prior)
         before = (loss_of(train, old, k), loss_of(test, old, k))
         after = (loss_of(train, new, k), loss_of(test, new, k))
         print(f"K = {k:.3f} (logit per man)")
+        if any(s.engine for s in train):
+            print(f"the new Executive's edge in the recorded matches: {engine:.0f} (a man is 100)")
         print(f"loss before: fit {before[0]:.5f}  held out {before[1]:.5f}")
         print(f"loss after:  fit {after[0]:.5f}  held out {after[1]:.5f}")
         print(f"{'parameter':<24}{'before':>8}{'after':>8}")

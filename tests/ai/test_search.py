@@ -67,10 +67,11 @@ def test_a_forced_win_is_scored_by_its_distance() -> None:
 
 
 def test_the_extensions_see_a_crowning_race_beyond_the_horizon() -> None:
-    # Drums men on 5 and 10 against tires men on 13 and 32: one drums man can run for
-    # the crown. At depth 3 only the search that extends crowning threats and runaways
-    # finds the move that a 14-ply search proves wins.
-    board = Board("english", fen="B:W13,32:B5,10")
+    # Drums men on 2 and 15 against tires men on 17 and 28: 15-19 wins the race to
+    # crown, 15-18 only draws (as the endgame tables have it too). At depth 3 only the
+    # search that extends crowning threats and runaways finds the move that a 14-ply
+    # search proves wins.
+    board = Board("english", fen="B:W17,28:B2,15")
     state = board.raw_state()
     with_extensions = Searcher(board.rule_set).run(state, max_depth=3)
     without = Searcher(board.rule_set, extensions=False).run(state, max_depth=3)
@@ -80,15 +81,15 @@ def test_the_extensions_see_a_crowning_race_beyond_the_horizon() -> None:
     assert deep.scores[without.best] < MATE_BOUND
 
 
-# An English middle game (drums to move), from the speed bench's positions.
-MIDDLE_GAME = "B:WK3,18,21,24,25,26,29,31,32:B2,5,6,9,11,12"
+# An English middle game (tires to move), the speed bench's "mid 2".
+MIDDLE_GAME = "W:W17,20,27,29,30,31:B3,4,6,8,9,15,28"
 
 
 def test_pruning_searches_fewer_nodes_to_the_same_depth_and_keeps_the_shots() -> None:
     board = Board("english", fen=MIDDLE_GAME)
-    plain = Searcher(board.rule_set).run(board.raw_state(), max_depth=10)
-    pruned = Searcher(board.rule_set, pruning=True).run(board.raw_state(), max_depth=10)
-    assert pruned.depth == plain.depth == 10
+    plain = Searcher(board.rule_set).run(board.raw_state(), max_depth=11)
+    pruned = Searcher(board.rule_set, pruning=True).run(board.raw_state(), max_depth=11)
+    assert pruned.depth == plain.depth == 11
     assert pruned.nodes < 0.7 * plain.nodes
     for rule_set, fen, shot in CASES:
         board = Board(rule_set, fen=fen)

@@ -211,7 +211,7 @@ def test_a_score_drop_lets_the_search_use_its_whole_budget() -> None:
     budget = 0.6
     # A Russian middle game whose score falls between the first iterations (from depth 1
     # to 2, so even a loaded machine sees the drop), with no move clearly best.
-    result, scores = _managed("russian", "W:W17,23,27,28,29,30,31:B5,6,7,8,9,11,12,15,20", budget)
+    result, scores = _managed("russian", "W:W24,27,29,30,31,32:B1,2,4,14,17,20", budget)
     assert _dropped(scores)
     assert result.stop == "time"
     assert result.extended

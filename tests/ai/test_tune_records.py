@@ -1,9 +1,12 @@
 """The tuner's positions from a recorded match: quiet positions of its games, labelled with
-each game's result for the side to move, whichever colour the new Executive had."""
+each game's result for the side to move, whichever colour the new Executive had, and
+marked with which Executive was to move, so the fit puts the stronger one's results down
+to its strength and not to its positions."""
 
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -12,6 +15,9 @@ sys.path.append(str(BENCH))  # after the packages: its scripts shadow none of th
 
 import tune  # noqa: E402
 
+from app.ai.evaluation import evaluate  # noqa: E402
+from app.ai.tuned import ROWS  # noqa: E402
+from app.ai.weights import to_vector  # noqa: E402
 from app.engine import Board  # noqa: E402
 from app.engine.movegen import has_capture  # noqa: E402
 
@@ -51,3 +57,40 @@ def test_a_recorded_match_gives_quiet_positions_labelled_by_the_result(
     assert all(s.target == 0.5 for s in second)
     assert all(s.held_out for s in first) and not any(s.held_out for s in second)
     assert {s.source for s in samples} == {"russian record"}
+    # Game 0: the new Executive had the tires; game 1: the drums.
+    assert all(s.engine == (1 if s.state[3] == 1 else -1) for s in first)
+    assert all(s.engine == (1 if s.state[3] == 0 else -1) for s in second)
+
+
+def test_the_fit_puts_the_new_executives_edge_in_its_own_term() -> None:
+    """Results that today's weights predict exactly, shifted by half a man for whichever
+    Executive is the new one: the fit finds the half man and leaves the weights."""
+    weights = ROWS["russian"]
+    k = 0.5
+    edge = 50
+    states = []
+    for seed in range(6):
+        states += [s.state for s in tune.self_play(("russian", seed, 2, 400))]
+    assert len(states) > 100
+    samples = [
+        tune.Sample(
+            state,
+            tune.sigmoid(k * (evaluate(*state, weights) + edge * engine) / 100),
+            False,
+            "russian record",
+            engine,
+        )
+        for state in states
+        for engine in (1, -1)
+    ]
+    fitted, found = tune.fit_weights(samples, weights, k, 1e-6)
+    assert math.isclose(found, edge, abs_tol=3)
+    changed = [
+        (a, b) for a, b in zip(to_vector(weights), to_vector(fitted), strict=True) if abs(a - b) > 2
+    ]
+    assert not changed
+    # Told nothing of the engines, the same fit takes the edge for the positions': the
+    # new Executive's samples alone, labelled half a man up, move the weights.
+    alone = [tune.Sample(s.state, s.target, False, s.source) for s in samples if s.engine == 1]
+    skewed, _ = tune.fit_weights(alone, weights, k, 1e-6)
+    assert skewed != weights
