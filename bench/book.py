@@ -43,8 +43,9 @@ def ballot_positions(path: Path = BALLOTS) -> list[str]:
     return out
 
 
-def build_one(job: tuple[str, int, int, bool]) -> tuple[str, int, int, float]:
-    rule_set, positions, nodes, ballots = job
+def build_one(
+    rule_set: str, positions: int, nodes: int, ballots: bool, pool: ProcessPoolExecutor
+) -> tuple[int, int, float]:
     started = time.perf_counter()
     # A ballot is three plies from the start.
     roots = [(fen, 3) for fen in ballot_positions()] if ballots and rule_set == "english" else []
@@ -53,13 +54,18 @@ def build_one(job: tuple[str, int, int, bool]) -> tuple[str, int, int, float]:
         sys.stderr.write(f"{rule_set}: {done}/{total} positions searched\n")
 
     book = build(
-        rule_set, positions=positions + len(roots), nodes=nodes, roots=roots, progress=progress
+        rule_set,
+        positions=positions + len(roots),
+        nodes=nodes,
+        roots=roots,
+        progress=progress,
+        mapper=pool.map,
     )
     book.info["ballots"] = len(roots)
     text = book.to_json()
     BOOKS.mkdir(exist_ok=True)
     (BOOKS / f"{rule_set}.json").write_text(text, encoding="utf-8")
-    return rule_set, len(book.positions), len(text.encode()), time.perf_counter() - started
+    return len(book.positions), len(text.encode()), time.perf_counter() - started
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,13 +74,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=60, help="tree positions to search")
     parser.add_argument("--nodes", type=int, default=300_000, help="nodes per position")
     parser.add_argument("--no-ballots", action="store_true")
-    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--processes", type=int, default=2, help="for the ballot roots")
     args = parser.parse_args(argv)
-    jobs = [
-        (r, args.positions, args.nodes, not args.no_ballots) for r in args.rule_set or RULE_SETS
-    ]
     with ProcessPoolExecutor(args.processes) as pool:
-        for rule_set, count, size, seconds in pool.map(build_one, jobs):
+        for rule_set in args.rule_set or RULE_SETS:
+            count, size, seconds = build_one(
+                rule_set, args.positions, args.nodes, not args.no_ballots, pool
+            )
             print(f"{rule_set:<10} {count:>5} positions {size:>8,} bytes {seconds:>6.0f} s")
     return 0
 

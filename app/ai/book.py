@@ -99,6 +99,40 @@ def choose(board: Board, rng: random.Random, book: Book | None = None) -> Move |
 # -- building -----------------------------------------------------------------------------
 
 
+def search_position(rule_set: str, fen: str, nodes: int) -> tuple[dict[str, int], dict[str, str]]:
+    """One book position searched as the Executive searches (its static cuts and threat
+    extension), ``nodes`` nodes with a fresh table, so a position's result is the same
+    whatever was searched before it or beside it: its moves within ``KEEP`` of the best
+    with their scores, and the position each leads to (both empty for a decided game)."""
+    from app.ai.players import to_move  # players uses this module: import at call time
+
+    rules = RULE_SETS[rule_set]
+    board = Board(rules, fen=fen)
+    if board.is_game_over():
+        return {}, {}
+    result = Searcher(rules, pruning=True, threats=True).run(
+        board.raw_state(), node_limit=nodes, margin=KEEP
+    )
+    if not result.scores or abs(result.score) > MATE_BOUND:
+        return {}, {}
+    best = max(result.scores.values())
+    kept: dict[str, int] = {}
+    kids: dict[str, str] = {}
+    for raw, score in result.scores.items():
+        if score < best - KEEP:
+            continue
+        move = to_move(board, raw)
+        text = str(move)
+        kept[text] = score
+        board.push(move)
+        kids[text] = board.fen()
+        board.pop()
+    return kept, kids
+
+
+Mapper = Callable[..., Iterable[tuple[dict[str, int], dict[str, str]]]]
+
+
 def build(
     rule_set: str,
     *,
@@ -106,15 +140,14 @@ def build(
     nodes: int,
     roots: Iterable[tuple[str, int]] = (),
     progress: Callable[[int, int], None] | None = None,
+    mapper: Mapper = map,
 ) -> Book:
-    """A book of ``positions`` searched positions (``nodes`` each, so a build repeats),
-    grown from the start position and from ``roots``: ``(FEN, plies from the start)``,
-    each searched first, its line's cost counted from its plies."""
-    from app.ai.players import to_move  # players uses this module: import at call time
-
-    rules = RULE_SETS[rule_set]
-    searcher = Searcher(rules)
-    start = Board(rules)
+    """A book of ``positions`` searched positions (``search_position``, ``nodes`` each, so
+    a build repeats), grown from the start position and from ``roots``: ``(FEN, plies from
+    the start)``, each searched first, its line's cost counted from its plies. The roots
+    are searched through ``mapper`` (``map``, or a process pool's ``map``: they are
+    independent of each other); the tree then grows one cheapest line at a time."""
+    start = Board(RULE_SETS[rule_set]).fen()
     # (order, cost, counter, fen): the given roots first, then the cheapest line.
     heap: list[tuple[int, float, int, str]] = []
     queued: set[str] = set()
@@ -127,38 +160,33 @@ def build(
             heapq.heappush(heap, (order, cost, counter, fen))
             counter += 1
 
-    push(0.0, start.fen())
-    extra = [(fen, plies) for fen, plies in roots if fen != start.fen()]
+    push(0.0, start)
+    extra = [(fen, plies) for fen, plies in roots if fen != start]
     for fen, plies in extra:
         push(float(PLY_COST * plies), fen, order=0)
     budget = max(positions, len(extra) + 1)
     scores: dict[str, dict[str, int]] = {}
     children: dict[str, dict[str, str]] = {}
-    while heap and len(scores) < budget:
-        _, cost, _, fen = heapq.heappop(heap)
-        board = Board(rules, fen=fen)
-        if board.is_game_over():
-            continue
-        result = searcher.run(board.raw_state(), node_limit=nodes, margin=KEEP)
-        if not result.scores or abs(result.score) > MATE_BOUND:
-            continue
-        best = max(result.scores.values())
-        kept = {}
-        kids = {}
-        for raw, score in result.scores.items():
-            if score < best - KEEP:
-                continue
-            move = to_move(board, raw)
-            text = str(move)
-            kept[text] = score
-            board.push(move)
-            kids[text] = board.fen()
-            board.pop()
+
+    def add(cost: float, fen: str, kept: dict[str, int], kids: dict[str, str]) -> None:
+        if not kept:
+            return  # a decided position is no book position
+        best = max(kept.values())
+        for text, score in kept.items():
             push(cost + PLY_COST + (best - score), kids[text])
         scores[fen] = kept
         children[fen] = kids
         if progress is not None:
             progress(len(scores), budget)
+
+    first = [heapq.heappop(heap) for _ in range(sum(1 for entry in heap if entry[0] == 0))]
+    fens = [fen for _, _, _, fen in first]
+    found = mapper(search_position, [rule_set] * len(fens), fens, [nodes] * len(fens))
+    for (_, cost, _, fen), (kept, kids) in zip(first, found, strict=True):
+        add(cost, fen, kept, kids)
+    while heap and len(scores) < budget:
+        _, cost, _, fen = heapq.heappop(heap)
+        add(cost, fen, *search_position(rule_set, fen, nodes))
 
     backed: dict[str, int] = {}
 
@@ -175,7 +203,7 @@ def build(
         backed[fen] = best
         return best
 
-    book = Book(rule_set, info={"positions": positions, "nodes": nodes})
+    book = Book(rule_set, info={"positions": positions, "nodes": nodes, "search": "executive"})
     for fen in scores:
         line = []
         for text, score in scores[fen].items():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ from app.engine import RULE_SETS, Board
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(os.environ.get("CHECKERS_DATA_DIR", ROOT.parent / "shared" / "data"))
 BALLOTS = DATA / "english-3move-ballots.txt"
+
+Found = tuple[dict[str, int], dict[str, str]]
 
 
 def no_search(*args: object, **kwargs: object) -> None:
@@ -120,3 +123,22 @@ def test_a_small_build_reads_back_and_grows_from_its_roots() -> None:
     assert dict(book.book_moves(Board("russian"), again))[move] >= (
         again.positions[Board("russian").fen()][0][1] - book.MARGIN
     )
+
+
+def test_a_build_does_not_depend_on_the_order_its_roots_are_searched_in() -> None:
+    roots = []
+    for text in ("c3-d4", "c3-b4", "e3-f4"):
+        board = Board("russian")
+        board.push_text(text)
+        roots.append((board.fen(), 1))
+
+    def backwards(function: Callable[..., Found], *columns: Iterable[object]) -> list[Found]:
+        # As a process pool may finish them: the last root first.
+        answers = [function(*args) for args in reversed(list(zip(*columns, strict=True)))]
+        return answers[::-1]
+
+    ahead = book.build("russian", positions=6, nodes=2000, roots=roots)
+    behind = book.build("russian", positions=6, nodes=2000, roots=roots, mapper=backwards)
+    assert ahead == behind
+    assert ahead.info["search"] == "executive"
+    assert {fen for fen, _ in roots} <= set(ahead.positions)
