@@ -82,10 +82,16 @@ def test_the_easy_level_varies_its_play() -> None:
     assert len(replies) >= 3
 
 
-def test_executive_varies_only_its_first_moves() -> None:
-    board = Board("english")
-    openings = {str(choose_move(board, "executive", seed=s, time_limit=0.2)) for s in range(12)}
-    assert len(openings) >= 2
+def test_executive_varies_its_first_moves_with_the_seed() -> None:
+    # The book may hold one clearly best first move; the games still part within the
+    # first two plies, where it offers near-equal replies.
+    lines = set()
+    for seed in range(12):
+        board = Board("english")
+        for _ in range(2):
+            board.push(choose_move(board, "executive", seed=seed, time_limit=0.2))
+        lines.add(tuple(str(m) for m in board.move_stack))
+    assert len(lines) >= 2
 
 
 def test_the_easy_levels_overlook_long_shots() -> None:
