@@ -16,6 +16,7 @@ near-equal moves vary from game to game, a clearly worse one is never played.
 from __future__ import annotations
 
 import heapq
+import itertools
 import json
 import random
 from collections.abc import Callable, Iterable
@@ -99,7 +100,11 @@ def choose(board: Board, rng: random.Random, book: Book | None = None) -> Move |
 # -- building -----------------------------------------------------------------------------
 
 
-def search_position(rule_set: str, fen: str, nodes: int) -> tuple[dict[str, int], dict[str, str]]:
+# A position's kept moves with their scores, and the position each leads to.
+Searched = tuple[dict[str, int], dict[str, str]]
+
+
+def search_position(rule_set: str, fen: str, nodes: int) -> Searched:
     """One book position searched as the Executive searches (its static cuts and threat
     extension), ``nodes`` nodes with a fresh table, so a position's result is the same
     whatever was searched before it or beside it: its moves within ``KEEP`` of the best
@@ -130,7 +135,7 @@ def search_position(rule_set: str, fen: str, nodes: int) -> tuple[dict[str, int]
     return kept, kids
 
 
-Mapper = Callable[..., Iterable[tuple[dict[str, int], dict[str, str]]]]
+Mapper = Callable[..., Iterable[Searched]]
 
 
 def build(
@@ -148,23 +153,23 @@ def build(
     are searched through ``mapper`` (``map``, or a process pool's ``map``: they are
     independent of each other); the tree then grows one cheapest line at a time."""
     start = Board(RULE_SETS[rule_set]).fen()
-    # (order, cost, counter, fen): the given roots first, then the cheapest line.
-    heap: list[tuple[int, float, int, str]] = []
+    # (cost, counter, fen): the cheapest line first, the earliest queued among equals.
+    heap: list[tuple[float, int, str]] = []
     queued: set[str] = set()
-    counter = 0
+    counter = itertools.count()
 
-    def push(cost: float, fen: str, order: int = 1) -> None:
-        nonlocal counter
+    def push(cost: float, fen: str) -> None:
         if fen not in queued:
             queued.add(fen)
-            heapq.heappush(heap, (order, cost, counter, fen))
-            counter += 1
+            heapq.heappush(heap, (cost, next(counter), fen))
 
     push(0.0, start)
-    extra = [(fen, plies) for fen, plies in roots if fen != start]
-    for fen, plies in extra:
-        push(float(PLY_COST * plies), fen, order=0)
-    budget = max(positions, len(extra) + 1)
+    first: dict[str, float] = {}
+    for fen, plies in roots:
+        if fen not in queued and fen not in first:
+            first[fen] = float(PLY_COST * plies)
+    queued.update(first)
+    budget = max(positions, len(first) + 1)
     scores: dict[str, dict[str, int]] = {}
     children: dict[str, dict[str, str]] = {}
 
@@ -179,13 +184,13 @@ def build(
         if progress is not None:
             progress(len(scores), budget)
 
-    first = [heapq.heappop(heap) for _ in range(sum(1 for entry in heap if entry[0] == 0))]
-    fens = [fen for _, _, _, fen in first]
+    # The roots, cheapest first, before the tree grows.
+    fens = sorted(first, key=first.__getitem__)
     found = mapper(search_position, [rule_set] * len(fens), fens, [nodes] * len(fens))
-    for (_, cost, _, fen), (kept, kids) in zip(first, found, strict=True):
-        add(cost, fen, kept, kids)
+    for fen, searched in zip(fens, found, strict=True):
+        add(first[fen], fen, *searched)
     while heap and len(scores) < budget:
-        _, cost, _, fen = heapq.heappop(heap)
+        cost, _, fen = heapq.heappop(heap)
         add(cost, fen, *search_position(rule_set, fen, nodes))
 
     backed: dict[str, int] = {}

@@ -17,8 +17,6 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(os.environ.get("CHECKERS_DATA_DIR", ROOT.parent / "shared" / "data"))
 BALLOTS = DATA / "english-3move-ballots.txt"
 
-Found = tuple[dict[str, int], dict[str, str]]
-
 
 def no_search(*args: object, **kwargs: object) -> None:
     raise AssertionError("searched a position the book holds")
@@ -140,7 +138,9 @@ def test_a_build_does_not_depend_on_the_order_its_roots_are_searched_in() -> Non
         board.push_text(text)
         roots.append((board.fen(), 1))
 
-    def backwards(function: Callable[..., Found], *columns: Iterable[object]) -> list[Found]:
+    def backwards(
+        function: Callable[..., book.Searched], *columns: Iterable[object]
+    ) -> list[book.Searched]:
         # As a process pool may finish them: the last root first.
         answers = [function(*args) for args in reversed(list(zip(*columns, strict=True)))]
         return answers[::-1]
