@@ -35,11 +35,6 @@ DEFAULT_TIME_LIMIT = 2.0
 CLEARLY_AHEAD = 60
 """Evaluation (hundredths of a man) above which the computer declines a draw offer."""
 
-CONTEMPT = 20
-"""How much less than level (hundredths of a man) a draw is worth to the Executive in play:
-it avoids a repetition, the 20-ply draw or a drawn ending while it keeps a playable
-alternative. Analysis and review score draws as level."""
-
 
 class Level(Enum):
     """The computer opponents, weakest first; the value is the stored identifier."""
@@ -87,7 +82,6 @@ class Profile:
     keeps_table: bool = False  # one transposition table for all its moves of a game
     pruning: bool = False  # Executive: static cuts and deeper reductions (search.Searcher)
     threats: bool = False  # Executive: a capture threat at the horizon gets one more ply
-    contempt: int = 0  # Executive in play: a draw counts this much below level for it
 
 
 PROFILES: dict[Level, Profile] = {
@@ -136,7 +130,6 @@ PROFILES: dict[Level, Profile] = {
         keeps_table=True,
         pruning=True,
         threats=True,
-        contempt=CONTEMPT,
     ),
 }
 
@@ -216,13 +209,10 @@ def analyse(
     time_limit: float | None = None,
     margin: int | None = None,
     game: Hashable | None = None,
-    contempt: int = 0,
 ) -> SearchResult:
     """Search the board as ``level`` would (no randomness): root scores and best line.
 
-    ``game`` names the game for the levels that keep their table across its moves (one
-    table serves one ``contempt``). ``contempt`` is what a draw costs the side to move
-    (``CONTEMPT`` when the Executive plays, 0 for an objective score). The
+    ``game`` names the game for the levels that keep their table across its moves. The
     Executive probes the endgame tables once they are built (``checkers egdb build``, or
     the service's build on first use).
     """
@@ -239,7 +229,6 @@ def analyse(
         egdb=tables,
         pruning=profile.pruning,
         threats=profile.threats,
-        contempt=contempt,
     )
     limit = _time_limit(profile, time_limit)
     return searcher.run(
@@ -294,9 +283,7 @@ def choose_move(
             return from_book
     opening = profile.opening_plies > 0 and _in_opening(board, profile.opening_plies)
     margin = max(profile.margin, _OPENING_MARGIN if opening else 0)
-    result = analyse(
-        board, lvl, time_limit=time_limit, margin=margin, game=game, contempt=profile.contempt
-    )
+    result = analyse(board, lvl, time_limit=time_limit, margin=margin, game=game)
     if result.best is None:  # pragma: no cover - the game is not over
         raise NoMoveError("no legal move")
     raw = _among_equals(result, rng) if opening else _pick(result, profile, rng)

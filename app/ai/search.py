@@ -287,13 +287,8 @@ class Searcher:
         egdb: Tables | None = None,
         pruning: bool = False,
         threats: bool = False,
-        contempt: int = 0,
     ) -> None:
         self.rules = rules
-        # A draw is worth ``contempt`` less than level to the side to move at the root and
-        # that much more to the other, so that side plays on where it keeps some chance.
-        self.contempt = contempt
-        self.draws: list[int] = [0, 0]  # a draw's score by the side to move, set per run
         self.pruning = pruning  # static cuts near the leaves (the Executive)
         self.threats = threats  # a capture threat at the horizon is searched (the Executive)
         # Late quiet moves are reduced two plies from move index ``late`` on (the sixth
@@ -325,8 +320,7 @@ class Searcher:
     def _leaf(self, state: State, kp: int) -> int:
         score = evaluate(state[0], state[1], state[2], state[3], self.weights)
         if kp > _FADE_FROM:
-            draw = self.draws[state[3]]
-            score = draw + (score - draw) * (_DRAW_PLIES - kp) // (_DRAW_PLIES - _FADE_FROM)
+            score = score * (_DRAW_PLIES - kp) // (_DRAW_PLIES - _FADE_FROM)
         return score
 
     def search(self, state: State, depth: int, alpha: int, beta: int, ply: int, kp: int) -> int:
@@ -341,11 +335,11 @@ class Searcher:
         # move, and that ending at the twentieth ply is left to the game itself.) Only a
         # plain king move can lead back to an earlier position: with kp 0, none can repeat.
         if kp >= _DRAW_PLIES or (kp and state in self.seen):
-            return self.draws[state[3]]
+            return 0
         if self.egdb_pieces and (state[0] | state[1]).bit_count() <= self.egdb_pieces:
             known = self.egdb.score(state, kp) if self.egdb is not None else None
             if known is not None:
-                return known if known else self.draws[state[3]]
+                return known
         own, opp, kings, turn = state
         threatened = False
         if depth <= 0 and not has_capture(own, opp, kings, turn, self.rules):
@@ -608,8 +602,6 @@ class Searcher:
             self.deadline = started + time_limit * NORMAL_SHARE
         self.node_limit = self.nodes + node_limit if node_limit is not None else 1 << 62
         self.root_turn = state[3]
-        self.draws = [self.contempt, self.contempt]
-        self.draws[self.root_turn] = -self.contempt
         self.seen = dict.fromkeys(history, 1)
         self.seen.pop(state, None)
         self.tt.new_search()

@@ -57,25 +57,6 @@ def test_the_twentieth_king_ply_scores_a_draw_but_a_man_move_does_not() -> None:
             assert score == 0, move
 
 
-def test_contempt_prices_a_draw_below_level_for_the_side_at_the_root() -> None:
-    board = Board("english", fen=AHEAD)
-    after = board.copy()
-    after.push_text("15-18")
-    state = board.raw_state()
-    searcher = Searcher(board.rule_set, contempt=20)
-    scores = searcher.run(state, max_depth=4, history=[after.raw_state()]).scores
-    names = {raw: str(m) for raw, m in _raw_to_moves(board).items()}
-    assert {names[raw]: s for raw, s in scores.items()}["15-18"] == -20
-    # A draw the other side reaches costs the root side the same: after 18 plain king
-    # plies, any drums king move lets the tires' reply be the twentieth.
-    kings = Board("english", fen="B:WK32:BK1,K2")
-    for contempt in (0, 20):
-        result = Searcher(kings.rule_set, contempt=contempt).run(
-            kings.raw_state(), max_depth=2, king_plies=18
-        )
-        assert set(result.scores.values()) == {-contempt}
-
-
 def test_a_forced_win_is_scored_by_its_distance() -> None:
     # 15-18 gives a man; either capture lets the drums take both tires men: the tires
     # are to move with nothing left after exactly three plies.
