@@ -44,6 +44,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "app.engine.movegen",
     "app.engine.perft",
     "app.ai.geometry",
+    "app.ai.weights",
     "app.ai.evaluation",
     "app.ai.search",
     "app.ai.egdb",

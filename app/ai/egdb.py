@@ -60,7 +60,14 @@ from app.engine.movegen import (
     quiet_moves,
 )
 from app.engine.rulesets import RuleSet, get_rule_set
-from app.engine.squares import NUM_BITS, PROMOTION_MASK, RAY, SQUARE_BIT, bits_to_squares
+from app.engine.squares import (
+    NUM_BITS,
+    PROMOTION_MASK,
+    RAY,
+    SQUARE_BIT,
+    bits_to_squares,
+    popcount,
+)
 
 State = tuple[int, int, int, int]
 Slice = tuple[int, int, int, int]
@@ -203,7 +210,7 @@ class Tables:
         ok = own & kings
         pm = opp & ~kings
         pk = opp & kings
-        key = (om.bit_count(), ok.bit_count(), pm.bit_count(), pk.bit_count())
+        key = (popcount(om), popcount(ok), popcount(pm), popcount(pk))
         table = self.data.get(key)
         if table is None:
             return None
@@ -247,7 +254,7 @@ class Tables:
         move into a loss in 2 to a conversion into a loss in 17, and again on the next
         move: the won ending would go round in a circle to a repetition.)"""
         own, opp, kings, turn = state
-        if (own | opp).bit_count() > self.pieces:
+        if popcount(own | opp) > self.pieces:
             return None
         out = []
         for move in generate(own, opp, kings, turn, self.rules):
@@ -317,7 +324,7 @@ class _Solver:
         ok = own & kings
         pm = opp & ~kings
         pk = opp & kings
-        key = (om.bit_count(), ok.bit_count(), pm.bit_count(), pk.bit_count())
+        key = (popcount(om), popcount(ok), popcount(pm), popcount(pk))
         n_pm, n_ok, n_pk = self.dims[key]
         index = ((_UP_RANK[om] * n_pm + _DOWN_RANK[pm]) * n_ok + _KING_RANK[ok]) * n_pk
         return key, index + _KING_RANK[pk]

@@ -29,7 +29,7 @@ from app.ai.geometry import (
     RANK,
 )
 from app.ai.weights import MAN, MEN_SQUARES, PARAMETERS, Weights
-from app.engine.squares import BIT_SQUARE, squares_to_bits
+from app.engine.squares import BIT_SQUARE, popcount, squares_to_bits
 
 WIN: Final = 1_000_000
 """Score of a won position (minus the plies to the win)."""
@@ -61,7 +61,7 @@ _TIRE_SQUARE: Final = tuple(32 - s if s else 0 for s in BIT_SQUARE)
 def _men_terms(men: int, ranks: tuple[int, ...], advance: tuple[int, ...]) -> int:
     score = 0
     for r in range(1, 7):
-        n = (men & ranks[r]).bit_count()
+        n = popcount(men & ranks[r])
         if n:
             score += n * advance[r]
     return score
@@ -77,11 +77,11 @@ def _placement(men: int, square: tuple[int, ...], index: tuple[int, ...]) -> int
 
 
 def _steps_up(men: int, empty: int) -> int:
-    return ((men << 5) & empty).bit_count() + ((men << 4) & empty).bit_count()
+    return popcount((men << 5) & empty) + popcount((men << 4) & empty)
 
 
 def _steps_down(men: int, empty: int) -> int:
-    return ((men >> 5) & empty).bit_count() + ((men >> 4) & empty).bit_count()
+    return popcount((men >> 5) & empty) + popcount((men >> 4) & empty)
 
 
 def _runaways(men: int, turn: int, enemy: int) -> int:
@@ -112,17 +112,17 @@ def _king_reach(kings: int, empty: int, flying: bool) -> int:
         while ray:
             ray = (ray >> step) & empty
             reach |= ray
-    return reach.bit_count()
+    return popcount(reach)
 
 
 def _king_terms(kings: int, w: Weights) -> int:
     if not kings:
         return 0
     return (
-        (kings & CENTRE).bit_count() * w.king_centre
-        + (kings & FILE_EDGE).bit_count() * w.king_edge
-        + (kings & MAIN_DIAGONAL).bit_count() * w.king_main_diagonal
-        + (kings & DOUBLE_DIAGONALS).bit_count() * w.king_double_diagonal
+        popcount(kings & CENTRE) * w.king_centre
+        + popcount(kings & FILE_EDGE) * w.king_edge
+        + popcount(kings & MAIN_DIAGONAL) * w.king_main_diagonal
+        + popcount(kings & DOUBLE_DIAGONALS) * w.king_double_diagonal
     )
 
 
@@ -151,11 +151,11 @@ def _drive(strong_kings: int, weak: int, flying: bool) -> int:
     for k in _bits(strong_kings):
         bonus -= 4 * _nearest(k, targets)
     if flying:
-        bonus -= 40 * (weak & MAIN_DIAGONAL).bit_count()
+        bonus -= 40 * popcount(weak & MAIN_DIAGONAL)
     else:
-        bonus -= 25 * (weak & DOUBLE_CORNERS).bit_count()
+        bonus -= 25 * popcount(weak & DOUBLE_CORNERS)
         # The weaker king in a single corner or on an edge is nearly caught.
-        bonus += 10 * (weak & FILE_EDGE).bit_count()
+        bonus += 10 * popcount(weak & FILE_EDGE)
     return bonus
 
 
@@ -170,10 +170,10 @@ def evaluate(own: int, opp: int, kings: int, turn: int, w: Weights) -> int:
     dk = drums & kings
     tm = tires & ~kings
     tk = tires & kings
-    n_dm = dm.bit_count()
-    n_dk = dk.bit_count()
-    n_tm = tm.bit_count()
-    n_tk = tk.bit_count()
+    n_dm = popcount(dm)
+    n_dk = popcount(dk)
+    n_tm = popcount(tm)
+    n_tk = popcount(tk)
     pieces = n_dm + n_dk + n_tm + n_tk
     kv = w.king
     mat_d = MAN * n_dm + kv * n_dk
@@ -194,11 +194,9 @@ def evaluate(own: int, opp: int, kings: int, turn: int, w: Weights) -> int:
         score += _men_terms(dm, _DRUM_RANKS, advance)
         if not ending:
             score += _placement(dm, w.square, _DRUM_SQUARE)
-        score += (dm & CENTRE).bit_count() * w.centre + (dm & INNER_CENTRE).bit_count() * (
-            w.inner_centre
-        )
+        score += popcount(dm & CENTRE) * w.centre + popcount(dm & INNER_CENTRE) * (w.inner_centre)
         if not tk:
-            score += (dm & RANK[0]).bit_count() * w.back_rank
+            score += popcount(dm & RANK[0]) * w.back_rank
             if dm & _BRIDGE_DRUMS == _BRIDGE_DRUMS:
                 score += w.bridge
             if dm & _TRIANGLE_DRUMS == _TRIANGLE_DRUMS:
@@ -213,11 +211,9 @@ def evaluate(own: int, opp: int, kings: int, turn: int, w: Weights) -> int:
         score -= _men_terms(tm, _TIRE_RANKS, advance)
         if not ending:
             score -= _placement(tm, w.square, _TIRE_SQUARE)
-        score -= (tm & CENTRE).bit_count() * w.centre + (tm & INNER_CENTRE).bit_count() * (
-            w.inner_centre
-        )
+        score -= popcount(tm & CENTRE) * w.centre + popcount(tm & INNER_CENTRE) * (w.inner_centre)
         if not dk:
-            score -= (tm & RANK[7]).bit_count() * w.back_rank
+            score -= popcount(tm & RANK[7]) * w.back_rank
             if tm & _BRIDGE_TIRES == _BRIDGE_TIRES:
                 score -= w.bridge
             if tm & _TRIANGLE_TIRES == _TRIANGLE_TIRES:
@@ -245,7 +241,7 @@ def evaluate(own: int, opp: int, kings: int, turn: int, w: Weights) -> int:
 def _drums_have_the_move(occupied: int, turn: int) -> bool:
     """With equal numbers of pieces: an odd count in the drums' system gives the
     opposition to the side to move, an even count to the other side."""
-    odd = (occupied & _SYSTEM).bit_count() & 1
+    odd = popcount(occupied & _SYSTEM) & 1
     return bool(odd) == (turn == 0)
 
 
@@ -269,7 +265,7 @@ def features(own: int, opp: int, kings: int, turn: int, w: Weights) -> Features:
         drums, tires = opp, own
     dm, dk = drums & ~kings, drums & kings
     tm, tk = tires & ~kings, tires & kings
-    n_dm, n_dk, n_tm, n_tk = dm.bit_count(), dk.bit_count(), tm.bit_count(), tk.bit_count()
+    n_dm, n_dk, n_tm, n_tk = popcount(dm), popcount(dk), popcount(tm), popcount(tk)
     pieces = n_dm + n_dk + n_tm + n_tk
     v = [0.0] * len(PARAMETERS)
     ix = _INDEX
@@ -280,22 +276,20 @@ def features(own: int, opp: int, kings: int, turn: int, w: Weights) -> Features:
     ending = pieces <= _ENDING
     table = "advance_end" if ending else "advance"
     for r in range(1, 7):
-        v[ix[f"{table}[{r}]"]] = (dm & _DRUM_RANKS[r]).bit_count() - (
-            tm & _TIRE_RANKS[r]
-        ).bit_count()
+        v[ix[f"{table}[{r}]"]] = popcount(dm & _DRUM_RANKS[r]) - popcount(tm & _TIRE_RANKS[r])
     if not ending:
         for men, index, sign in ((dm, _DRUM_SQUARE, 1), (tm, _TIRE_SQUARE, -1)):
             for bit in _bits(men):
                 if index[bit] < len(_SQUARE_PARAMETER):  # never a man on its crowning rank
                     v[_SQUARE_PARAMETER[index[bit]]] += sign
-    v[ix["centre"]] = (dm & CENTRE).bit_count() - (tm & CENTRE).bit_count()
-    v[ix["inner_centre"]] = (dm & INNER_CENTRE).bit_count() - (tm & INNER_CENTRE).bit_count()
+    v[ix["centre"]] = popcount(dm & CENTRE) - popcount(tm & CENTRE)
+    v[ix["inner_centre"]] = popcount(dm & INNER_CENTRE) - popcount(tm & INNER_CENTRE)
     if not tk:
-        v[ix["back_rank"]] += (dm & RANK[0]).bit_count()
+        v[ix["back_rank"]] += popcount(dm & RANK[0])
         v[ix["bridge"]] += dm & _BRIDGE_DRUMS == _BRIDGE_DRUMS
         v[ix["triangle"]] += dm & _TRIANGLE_DRUMS == _TRIANGLE_DRUMS
     if not dk:
-        v[ix["back_rank"]] -= (tm & RANK[7]).bit_count()
+        v[ix["back_rank"]] -= popcount(tm & RANK[7])
         v[ix["bridge"]] -= tm & _BRIDGE_TIRES == _BRIDGE_TIRES
         v[ix["triangle"]] -= tm & _TRIANGLE_TIRES == _TRIANGLE_TIRES
     v[ix["dog_hole"]] = bool(dm & _DOG_DRUMS and tires & _DOG_DRUMS_LID) - bool(
@@ -311,7 +305,7 @@ def features(own: int, opp: int, kings: int, turn: int, w: Weights) -> Features:
         ("king_main_diagonal", MAIN_DIAGONAL),
         ("king_double_diagonal", DOUBLE_DIAGONALS),
     ):
-        v[ix[name]] = (dk & mask).bit_count() - (tk & mask).bit_count()
+        v[ix[name]] = popcount(dk & mask) - popcount(tk & mask)
     v[ix["king_mobility"]] = _king_reach(dk, empty, w.flying) - _king_reach(tk, empty, w.flying)
     scale = 1.0
     if ending:
@@ -358,9 +352,9 @@ def _drawish(sm: int, sk: int, wm: int, wk: int, flying: bool) -> bool:
     """The stronger side (s) cannot force a win against a lone king (w) by material alone:
     one king against one in either family; with flying kings also two against one, and
     three against one while the lone king holds the long diagonal."""
-    if sm or wm or wk.bit_count() != 1:
+    if sm or wm or popcount(wk) != 1:
         return False
-    n = sk.bit_count()
+    n = popcount(sk)
     if n == 1:
         return True
     if flying:

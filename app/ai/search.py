@@ -45,7 +45,7 @@ from app.ai.weights import FAMILIES
 from app.engine.board import KING_PLIES_DRAW
 from app.engine.movegen import RawMove, apply, generate, has_capture
 from app.engine.rulesets import RuleSet
-from app.engine.squares import FULL, NUM_BITS
+from app.engine.squares import FULL, NUM_BITS, popcount
 
 State = tuple[int, int, int, int]
 
@@ -336,7 +336,7 @@ class Searcher:
         # plain king move can lead back to an earlier position: with kp 0, none can repeat.
         if kp >= _DRAW_PLIES or (kp and state in self.seen):
             return 0
-        if self.egdb_pieces and (state[0] | state[1]).bit_count() <= self.egdb_pieces:
+        if self.egdb_pieces and popcount(state[0] | state[1]) <= self.egdb_pieces:
             known = self.egdb.score(state, kp) if self.egdb is not None else None
             if known is not None:
                 return known
@@ -382,7 +382,7 @@ class Searcher:
             return ply - WIN
         capture = bool(moves[0][1])
         if self.blind and capture and turn != self.root_turn:
-            moves = [m for m in moves if m[1].bit_count() < self.blind]
+            moves = [m for m in moves if popcount(m[1]) < self.blind]
             if not moves:
                 # The shot is not seen: the position looks quiet.
                 return self._leaf(state, kp)
@@ -502,7 +502,7 @@ class Searcher:
         # and no tuple a move, which compiled code would make and compare through Python).
         if capture:
             keyed = [
-                (m[1].bit_count() * 4 + m[2]) << _INDEX_BITS | _LAST_INDEX - i
+                (popcount(m[1]) * 4 + m[2]) << _INDEX_BITS | _LAST_INDEX - i
                 for i, m in enumerate(moves)
             ]
         else:

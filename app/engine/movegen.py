@@ -22,6 +22,7 @@ from .squares import (
     RAY,
     TIRES_JUMPS,
     JumpTable,
+    popcount,
 )
 
 RawMove = tuple[tuple[int, ...], int, bool]
@@ -264,12 +265,12 @@ def _most_pieces(
     moves: list[RawMove], kings: int, tie_breaks: tuple[TieBreak, ...]
 ) -> list[RawMove]:
     """Keep the captures that take the most pieces, then apply the tie-breaks in order."""
-    best = max(m[1].bit_count() for m in moves)
-    moves = [m for m in moves if m[1].bit_count() == best]
+    best = max(popcount(m[1]) for m in moves)
+    moves = [m for m in moves if popcount(m[1]) == best]
     for rule in tie_breaks:
         if rule is TieBreak.MORE_KINGS_CAPTURED:
-            most = max((m[1] & kings).bit_count() for m in moves)
-            moves = [m for m in moves if (m[1] & kings).bit_count() == most]
+            most = max(popcount(m[1] & kings) for m in moves)
+            moves = [m for m in moves if popcount(m[1] & kings) == most]
         elif rule is TieBreak.CAPTURED_BY_KING:
             by_king = [m for m in moves if kings >> m[0][0] & 1]
             if by_king:
@@ -339,9 +340,9 @@ def count_moves(own: int, opp: int, kings: int, turn: int, rules: RuleSet, paths
     empty = FULL & ~(own | opp)
     men = own & ~kings
     if turn == 0:
-        n = ((men << 5) & empty).bit_count() + ((men << 4) & empty).bit_count()
+        n = popcount((men << 5) & empty) + popcount((men << 4) & empty)
     else:
-        n = ((men >> 5) & empty).bit_count() + ((men >> 4) & empty).bit_count()
+        n = popcount((men >> 5) & empty) + popcount((men >> 4) & empty)
     own_kings = own & kings
     if own_kings:
         if rules.flying_kings:
@@ -353,9 +354,9 @@ def count_moves(own: int, opp: int, kings: int, turn: int, rules: RuleSet, paths
                     n += _slide(ray, occupied)
         else:
             n += (
-                ((own_kings << 5) & empty).bit_count()
-                + ((own_kings << 4) & empty).bit_count()
-                + ((own_kings >> 5) & empty).bit_count()
-                + ((own_kings >> 4) & empty).bit_count()
+                popcount((own_kings << 5) & empty)
+                + popcount((own_kings << 4) & empty)
+                + popcount((own_kings >> 5) & empty)
+                + popcount((own_kings >> 4) & empty)
             )
     return n
