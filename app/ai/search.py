@@ -25,8 +25,8 @@ a Zobrist key move by move.
 The transposition table has a fixed size and outlives one search: the players keep one
 per game, so what a search learned serves the next moves (``TranspositionTable``). With
 ``managed_time`` the time limit is a budget (the clock is read every 1,024 nodes, a few
-milliseconds): the root normally stops at ``NORMAL_SHARE`` of it, from half of it on when
-one move is clearly best, and uses the whole budget when the score drops.
+milliseconds): the root normally stops at ``NORMAL_SHARE`` of it, from three quarters of
+it on when one move is clearly best, and uses the whole budget when the score drops.
 """
 
 from __future__ import annotations
@@ -73,16 +73,16 @@ _ADVANCED: Final = (RANK[4] | RANK[5] | RANK[6], RANK[3] | RANK[2] | RANK[1])
 
 #: Time management (``managed_time``): a move is clearly best when no other move reaches
 #: within this margin of its score in a verification search this many plies shallower,
-#: tried once an iteration of at least this depth ends past this share of the budget (half:
-#: the budget is not banked, and a shallow verification can be wrong).
+#: tried once an iteration of at least this depth ends past this share of the budget (three
+#: quarters: the budget is not banked, and a shallow verification can be wrong).
 EASY_MARGIN: Final = 80
 _EASY_REDUCTION: Final = 2
 _EASY_DEPTH: Final = 6
-EASY_FROM: Final = 0.5
+EASY_FROM: Final = 0.75
 #: The share of the budget a managed search normally takes; a drop of ``SCORE_DROP``
 #: between iterations lets it run to the whole budget. A move's budget is not banked (the
 #: next move has its own), so time left unused is strength given away: the share is high.
-NORMAL_SHARE: Final = 0.9
+NORMAL_SHARE: Final = 0.95
 SCORE_DROP: Final = 30
 
 Entry = tuple[int, int, int, RawMove | None]

@@ -161,7 +161,8 @@ def test_the_search_stops_early_when_one_move_is_clearly_best() -> None:
     budget = 1.0
     result = Searcher(board.rule_set).run(board.raw_state(), time_limit=budget, managed_time=True)
     assert result.stop == "clearly best"
-    # Not before half the budget (a shallow verification can be wrong), before the normal stop.
+    # Not before three quarters of the budget (a shallow verification can be wrong), nor
+    # after the normal stop.
     assert budget * EASY_FROM <= result.elapsed < budget * NORMAL_SHARE
     assert result.best == fixed.best
 
