@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Iterator
+
+import pytest
 
 from app.ai import PROFILES, Level, Searcher, analyse, choose_move
 from app.ai import players as players_module
@@ -152,7 +155,29 @@ def test_a_single_legal_move_is_returned_at_once() -> None:
     assert result.best == generate(*board.raw_state(), board.rule_set)[0]
 
 
-def test_the_search_stops_early_when_one_move_is_clearly_best() -> None:
+class VirtualClock:
+    """A clock that moves by a fixed step each time it is read. The search reads it every
+    1,024 nodes, so time becomes a count of nodes and a managed search stops at the same
+    node on any machine and either build, however loaded (a real clock made these tests
+    depend on where an iteration happened to end)."""
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[VirtualClock]:
+    virtual = VirtualClock(0.005)  # about 200,000 nodes a second, as the pure build
+    monkeypatch.setattr(time, "perf_counter", virtual)
+    yield virtual
+
+
+def test_the_search_stops_early_when_one_move_is_clearly_best(clock: VirtualClock) -> None:
     # Drums men on 15 and 24 against a tires man on 19: one move wins the lone man.
     board = Board("english", fen="B:W19:B15,24")
     fixed = Searcher(board.rule_set).run(board.raw_state(), max_depth=8, margin=10_000)
@@ -199,24 +224,23 @@ def _dropped(scores: list[int]) -> bool:
     return any(b <= a - SCORE_DROP for a, b in itertools.pairwise(scores))
 
 
-def test_a_managed_search_stops_at_its_normal_share_of_the_budget() -> None:
+def test_a_managed_search_stops_at_its_normal_share_of_the_budget(clock: VirtualClock) -> None:
     budget = 0.6
     result, scores = _managed("english", None, budget)
     assert not _dropped(scores)  # the start position: the score stays level
     assert result.stop == "time"
     assert not result.extended
-    assert NORMAL_SHARE * budget <= result.elapsed < budget
+    assert NORMAL_SHARE * budget <= result.elapsed < NORMAL_SHARE * budget + 2 * clock.step
 
 
-def test_a_score_drop_lets_the_search_use_its_whole_budget() -> None:
+def test_a_score_drop_lets_the_search_use_its_whole_budget(clock: VirtualClock) -> None:
     budget = 0.6
-    # A Russian middle game whose score falls between the first iterations (from depth 1
-    # to 2, so even a loaded machine sees the drop), with no move clearly best.
+    # A Russian middle game whose score falls between iterations, with no move clearly best.
     result, scores = _managed("russian", "W:W24,27,29,30,31,32:B1,2,4,14,17,20", budget)
     assert _dropped(scores)
     assert result.stop == "time"
     assert result.extended
-    assert budget <= result.elapsed <= budget + 0.05  # past the normal share, to the end
+    assert budget <= result.elapsed < budget + 2 * clock.step  # past the normal share, to the end
 
 
 def test_a_score_is_not_reused_at_another_count_of_plain_king_plies() -> None:
