@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Iterator
 
 import pytest
 
@@ -171,10 +170,10 @@ class VirtualClock:
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[VirtualClock]:
+def clock(monkeypatch: pytest.MonkeyPatch) -> VirtualClock:
     virtual = VirtualClock(0.005)  # about 200,000 nodes a second, as the pure build
     monkeypatch.setattr(time, "perf_counter", virtual)
-    yield virtual
+    return virtual
 
 
 def test_the_search_stops_early_when_one_move_is_clearly_best(clock: VirtualClock) -> None:
