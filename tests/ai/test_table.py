@@ -170,13 +170,14 @@ class VirtualClock:
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> VirtualClock:
+def search_clock(monkeypatch: pytest.MonkeyPatch) -> VirtualClock:
+    # Not the suite's ``clock`` (the service's wall time): this one is the search's timer.
     virtual = VirtualClock(0.005)  # about 200,000 nodes a second, as the pure build
     monkeypatch.setattr(time, "perf_counter", virtual)
     return virtual
 
 
-def test_the_search_stops_early_when_one_move_is_clearly_best(clock: VirtualClock) -> None:
+def test_the_search_stops_early_when_one_move_is_clearly_best(search_clock: VirtualClock) -> None:
     # Drums men on 15 and 24 against a tires man on 19: one move wins the lone man.
     board = Board("english", fen="B:W19:B15,24")
     fixed = Searcher(board.rule_set).run(board.raw_state(), max_depth=8, margin=10_000)
@@ -223,23 +224,27 @@ def _dropped(scores: list[int]) -> bool:
     return any(b <= a - SCORE_DROP for a, b in itertools.pairwise(scores))
 
 
-def test_a_managed_search_stops_at_its_normal_share_of_the_budget(clock: VirtualClock) -> None:
+def test_a_managed_search_stops_at_its_normal_share_of_the_budget(
+    search_clock: VirtualClock,
+) -> None:
     budget = 0.6
     result, scores = _managed("english", None, budget)
     assert not _dropped(scores)  # the start position: the score stays level
     assert result.stop == "time"
     assert not result.extended
-    assert NORMAL_SHARE * budget <= result.elapsed < NORMAL_SHARE * budget + 2 * clock.step
+    assert NORMAL_SHARE * budget <= result.elapsed < NORMAL_SHARE * budget + 2 * search_clock.step
 
 
-def test_a_score_drop_lets_the_search_use_its_whole_budget(clock: VirtualClock) -> None:
+def test_a_score_drop_lets_the_search_use_its_whole_budget(search_clock: VirtualClock) -> None:
     budget = 0.6
     # A Russian middle game whose score falls between iterations, with no move clearly best.
     result, scores = _managed("russian", "W:W24,27,29,30,31,32:B1,2,4,14,17,20", budget)
     assert _dropped(scores)
     assert result.stop == "time"
     assert result.extended
-    assert budget <= result.elapsed < budget + 2 * clock.step  # past the normal share, to the end
+    assert (
+        budget <= result.elapsed < budget + 2 * search_clock.step
+    )  # past the normal share, to the end
 
 
 def test_a_score_is_not_reused_at_another_count_of_plain_king_plies() -> None:
