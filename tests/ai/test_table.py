@@ -242,9 +242,8 @@ def test_a_score_drop_lets_the_search_use_its_whole_budget(search_clock: Virtual
     assert _dropped(scores)
     assert result.stop == "time"
     assert result.extended
-    assert (
-        budget <= result.elapsed < budget + 2 * search_clock.step
-    )  # past the normal share, to the end
+    # Past the normal share, to the end of the budget.
+    assert budget <= result.elapsed < budget + 2 * search_clock.step
 
 
 def test_a_score_is_not_reused_at_another_count_of_plain_king_plies() -> None:
