@@ -135,21 +135,31 @@ def _bits(m: int) -> list[int]:
     return out
 
 
-def _nearest(bit: int, targets: list[int]) -> int:
+def _nearest(bit: int, targets: int) -> int:
+    """The distance from ``bit`` to the nearest of the ``targets`` (a mask, not empty)."""
     row = DIST[bit]
-    return min(row[t] for t in targets)
+    best = 1 << 30
+    while targets:
+        low = targets & -targets
+        targets ^= low
+        d = row[low.bit_length() - 1]
+        if d < best:
+            best = d
+    return best
 
 
 def _drive(strong_kings: int, weak: int, flying: bool) -> int:
     """Ending bonus for the stronger side: kings close in on the weaker side's pieces,
     whose pieces are pushed out of the double corners (short kings) or off the long
     diagonal (flying kings)."""
-    targets = _bits(weak)
-    if not targets or not strong_kings:
+    if not weak or not strong_kings:
         return 0
     bonus = 0
-    for k in _bits(strong_kings):
-        bonus -= 4 * _nearest(k, targets)
+    kings = strong_kings
+    while kings:
+        low = kings & -kings
+        kings ^= low
+        bonus -= 4 * _nearest(low.bit_length() - 1, weak)
     if flying:
         bonus -= 40 * popcount(weak & MAIN_DIAGONAL)
     else:

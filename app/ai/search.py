@@ -232,6 +232,13 @@ def tt_key(state: State, kp: int) -> State:
     return (state[0], state[1], state[2], state[3] | kp << 1)
 
 
+def _quiet_key(move: RawMove) -> int:
+    """A quiet move as one integer: its start and end, and whether it crowns (a quiet
+    move's path is its start and end, and it captures nothing), so killers compare as
+    integers and not as tuples."""
+    return (move[0][0] * _BITS + move[0][-1]) << 1 | move[2]
+
+
 class SearchTimeout(Exception):
     """Raised inside the search when the deadline or node budget is reached."""
 
@@ -303,11 +310,12 @@ class Searcher:
         self.tt = TranspositionTable() if tt is None else tt
         # History scores of quiet moves by start and end bit: history[start * 36 + end].
         self.history: list[int] = [0] * (_BITS * _BITS)
-        self.killers: list[list[RawMove | None]] = [[None, None] for _ in range(_MAX_PLY + 2)]
+        # Two killer moves a ply, each a quiet move's ``_quiet_key`` (-1: none yet).
+        self.killers: list[list[int]] = [[-1, -1] for _ in range(_MAX_PLY + 2)]
         self.nodes = 0
         self.deadline = float("inf")
         self.node_limit = 1 << 62
-        self.seen: dict[State, int] = {}
+        self.seen: dict[object, int] = {}
         self.root_turn = 0
         self.extend_below = 0  # extensions only on plies below this (twice the depth)
 
@@ -334,8 +342,15 @@ class Searcher:
         # that cannot move there would lose instead; a repeated position always has a
         # move, and that ending at the twentieth ply is left to the game itself.) Only a
         # plain king move can lead back to an earlier position: with kp 0, none can repeat.
-        if kp >= _DRAW_PLIES or (kp and state in self.seen):
+        if kp >= _DRAW_PLIES:
             return 0
+        # The position as one object for the repetition table: made once a node, where
+        # each use of the unboxed tuple would make its own.
+        boxed: object = None
+        if kp:
+            boxed = state
+            if boxed in self.seen:
+                return 0
         if self.egdb_pieces and popcount(state[0] | state[1]) <= self.egdb_pieces:
             known = self.egdb.score(state, kp) if self.egdb is not None else None
             if known is not None:
@@ -421,8 +436,9 @@ class Searcher:
         # Without kings no later position of this line can repeat this one.
         track = kings != 0
         if track:
-            seen[state] = 1
-        search = self.search
+            if boxed is None:
+                boxed = state
+            seen[boxed] = 1
         child_ply = ply + 1
         # A man's quiet move onto the row before crowning, or one that leaves it a
         # runaway, is searched a ply deeper (within twice the root depth).
@@ -441,31 +457,27 @@ class Searcher:
                     if threats >> to & 1 or (advanced >> to & 1 and not cones[to] & opp):
                         child_depth = depth
                 if i == 0:
-                    score = -search(child, child_depth, -beta, -alpha, child_ply, child_kp)
+                    score = -self.search(child, child_depth, -beta, -alpha, child_ply, child_kp)
                 elif child_depth == depth:
-                    score = -search(child, child_depth, -alpha - 1, -alpha, child_ply, child_kp)
+                    score = -self.search(
+                        child, child_depth, -alpha - 1, -alpha, child_ply, child_kp
+                    )
                     if alpha < score < beta:
-                        score = -search(child, child_depth, -beta, -alpha, child_ply, child_kp)
+                        score = -self.search(child, child_depth, -beta, -alpha, child_ply, child_kp)
                 else:
                     # Late quiet moves are searched shallower first (one ply, more from
                     # ``late`` on in deep searches); a move that then looks good is
-                    # searched again at full depth.
+                    # searched again at full depth. (The hash move, ordered first, never is.)
                     reduce = 0
-                    if (
-                        not capture
-                        and new_depth >= 2
-                        and i >= 2
-                        and not move[2]
-                        and move is not hash_move
-                    ):
+                    if not capture and new_depth >= 2 and i >= 2 and not move[2]:
                         reduce = 2 if i >= late and new_depth >= 4 else 1
                         if i >= latest and new_depth >= 6:
                             reduce = 3
-                    score = -search(
+                    score = -self.search(
                         child, new_depth - reduce, -alpha - 1, -alpha, child_ply, child_kp
                     )
                     if score > alpha and (reduce or score < beta):
-                        score = -search(child, new_depth, -beta, -alpha, child_ply, child_kp)
+                        score = -self.search(child, new_depth, -beta, -alpha, child_ply, child_kp)
                 if score > best_score:
                     best_score = score
                     best_move = move
@@ -477,7 +489,7 @@ class Searcher:
                             break
         finally:
             if track:
-                del seen[state]
+                del seen[boxed]
 
         if depth > 0 or entry is None:
             stored = best_score
@@ -507,18 +519,24 @@ class Searcher:
             ]
         else:
             history = self.history
-            k1, k2 = self.killers[ply]
-            keyed = [
-                (
-                    (1 << 30 if m == k1 else 1 << 29 if m == k2 else 0)
-                    + (1 << 28 if m[2] else 0)
-                    + history[m[0][0] * _BITS + m[0][-1]]
-                )
-                << _INDEX_BITS
-                | _LAST_INDEX - i
-                for i, m in enumerate(moves)
-            ]
-        keyed.sort(reverse=True)
+            killers = self.killers[ply]
+            k1 = killers[0]
+            k2 = killers[1]
+            keyed = []
+            for i, m in enumerate(moves):
+                path = m[0]
+                square = path[0] * _BITS + path[-1]
+                key = square << 1 | m[2]  # _quiet_key, inlined
+                priority = history[square] + (1 << 28 if m[2] else 0)
+                if key == k1:
+                    priority += 1 << 30
+                elif key == k2:
+                    priority += 1 << 29
+                keyed.append(priority << _INDEX_BITS | _LAST_INDEX - i)
+        # Ascending, then reversed: the keys are distinct, and both are the compiled
+        # build's list primitives (a keyword argument would be a call through Python).
+        keyed.sort()
+        keyed.reverse()
         ordered = [moves[_LAST_INDEX - (k & _LAST_INDEX)] for k in keyed]
         if hash_move is not None and ordered[0] != hash_move and hash_move in ordered:
             ordered.remove(hash_move)
@@ -527,9 +545,10 @@ class Searcher:
 
     def _reward(self, move: RawMove, depth: int, ply: int) -> None:
         killers = self.killers[ply]
-        if killers[0] != move:
+        key = _quiet_key(move)
+        if killers[0] != key:
             killers[1] = killers[0]
-            killers[0] = move
+            killers[0] = key
         self.history[move[0][0] * _BITS + move[0][-1]] += depth * depth
 
     # -- the root --------------------------------------------------------------------------
