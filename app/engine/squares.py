@@ -31,7 +31,7 @@ ALL_DIRECTIONS: Final = (0, 1, 2, 3)
 NUM_BITS: Final = 36
 
 
-def popcount(mask: int) -> int:
+def popcount(mask: int) -> i64:
     """How many bits of a board mask (36 bits; at most 40) are set. ``int.bit_count`` does
     the same, but the compiled build calls it as a Python method: this is native
     arithmetic there, on a machine integer (``i64``: no tag checks on each step), for the
