@@ -141,23 +141,31 @@ class TranspositionTable:
         # so the hash stays a machine integer in the compiled build.
         return (own ^ (opp << 17) ^ (kings << 7) ^ (turn << 53)) % self.buckets
 
-    def probe(self, state: State) -> Entry | None:
-        """The entry stored for ``state``, or None."""
+    def find(self, state: State) -> int:
+        """The index of the entry stored for ``state`` (its ``data`` and ``moves``), or -1:
+        the search reads the entry in place, making no tuple."""
         first = self.bucket(state) * WAYS
         keys = self.keys
         for i in range(first, first + WAYS):
             key = keys[i]
             if key is None:
-                return None
+                return -1
             if key == state:
-                packed = self.data[i]
-                return (
-                    _depth_of(packed),
-                    packed & _FLAG_MASK,
-                    (packed >> _SCORE_SHIFT) - _SCORE_OFFSET,
-                    self.moves[i],
-                )
-        return None
+                return i
+        return -1
+
+    def probe(self, state: State) -> Entry | None:
+        """The entry stored for ``state``, or None."""
+        i = self.find(state)
+        if i < 0:
+            return None
+        packed = self.data[i]
+        return (
+            _depth_of(packed),
+            packed & _FLAG_MASK,
+            (packed >> _SCORE_SHIFT) - _SCORE_OFFSET,
+            self.moves[i],
+        )
 
     def store(self, state: State, depth: int, flag: int, score: int, move: RawMove | None) -> None:
         """Record a result, replacing by depth (see the class)."""
@@ -376,11 +384,15 @@ class Searcher:
                 return self._leaf(state, kp)
             threatened = True
         key = state if not kp else (own, opp, kings, turn | kp << 1)  # tt_key, inlined
-        entry = self.tt.probe(key)
+        tt = self.tt
+        slot = tt.find(key)  # probe, read in place
         hash_move = None
-        if entry is not None:
-            e_depth, e_flag, e_score, hash_move = entry
-            if e_depth >= depth and ply:
+        if slot >= 0:
+            packed = tt.data[slot]
+            hash_move = tt.moves[slot]
+            if _depth_of(packed) >= depth and ply:
+                e_flag = packed & _FLAG_MASK
+                e_score = (packed >> _SCORE_SHIFT) - _SCORE_OFFSET
                 if e_score > MATE_BOUND:
                     e_score -= ply
                 elif e_score < -MATE_BOUND:
@@ -491,7 +503,7 @@ class Searcher:
             if track:
                 del seen[boxed]
 
-        if depth > 0 or entry is None:
+        if depth > 0 or slot < 0:
             stored = best_score
             if stored > MATE_BOUND:
                 stored += ply
@@ -503,7 +515,7 @@ class Searcher:
                 flag = _LOWER
             else:
                 flag = _EXACT
-            self.tt.store(key, depth, flag, stored, best_move)
+            tt.store(key, depth, flag, stored, best_move)
         return best_score
 
     def _order(
