@@ -135,31 +135,21 @@ def _bits(m: int) -> list[int]:
     return out
 
 
-def _nearest(bit: int, targets: int) -> int:
-    """The distance from ``bit`` to the nearest of the ``targets`` (a mask, not empty)."""
+def _nearest(bit: int, targets: list[int]) -> int:
     row = DIST[bit]
-    best = 1 << 30
-    while targets:
-        low = targets & -targets
-        targets ^= low
-        d = row[low.bit_length() - 1]
-        if d < best:
-            best = d
-    return best
+    return min(row[t] for t in targets)
 
 
 def _drive(strong_kings: int, weak: int, flying: bool) -> int:
     """Ending bonus for the stronger side: kings close in on the weaker side's pieces,
     whose pieces are pushed out of the double corners (short kings) or off the long
     diagonal (flying kings)."""
-    if not weak or not strong_kings:
+    targets = _bits(weak)
+    if not targets or not strong_kings:
         return 0
     bonus = 0
-    kings = strong_kings
-    while kings:
-        low = kings & -kings
-        kings ^= low
-        bonus -= 4 * _nearest(low.bit_length() - 1, weak)
+    for k in _bits(strong_kings):
+        bonus -= 4 * _nearest(k, targets)
     if flying:
         bonus -= 40 * popcount(weak & MAIN_DIAGONAL)
     else:
@@ -255,11 +245,6 @@ def _drums_have_the_move(occupied: int, turn: int) -> bool:
     return bool(odd) == (turn == 0)
 
 
-def _count(mask: int) -> int:
-    """``popcount`` as a plain integer, for the fit's floating-point arithmetic."""
-    return int(popcount(mask))
-
-
 Features = tuple[list[float], float, float]
 """``(values, offset, scale)``: ``evaluate`` is ``scale * (offset + sum(w * values))`` with
 the values of the fitted parameters (``PARAMETERS`` order) from the side to move's view,
@@ -280,7 +265,7 @@ def features(own: int, opp: int, kings: int, turn: int, w: Weights) -> Features:
         drums, tires = opp, own
     dm, dk = drums & ~kings, drums & kings
     tm, tk = tires & ~kings, tires & kings
-    n_dm, n_dk, n_tm, n_tk = _count(dm), _count(dk), _count(tm), _count(tk)
+    n_dm, n_dk, n_tm, n_tk = popcount(dm), popcount(dk), popcount(tm), popcount(tk)
     pieces = n_dm + n_dk + n_tm + n_tk
     v = [0.0] * len(PARAMETERS)
     ix = _INDEX
@@ -291,20 +276,20 @@ def features(own: int, opp: int, kings: int, turn: int, w: Weights) -> Features:
     ending = pieces <= _ENDING
     table = "advance_end" if ending else "advance"
     for r in range(1, 7):
-        v[ix[f"{table}[{r}]"]] = _count(dm & _DRUM_RANKS[r]) - _count(tm & _TIRE_RANKS[r])
+        v[ix[f"{table}[{r}]"]] = popcount(dm & _DRUM_RANKS[r]) - popcount(tm & _TIRE_RANKS[r])
     if not ending:
         for men, index, sign in ((dm, _DRUM_SQUARE, 1), (tm, _TIRE_SQUARE, -1)):
             for bit in _bits(men):
                 if index[bit] < len(_SQUARE_PARAMETER):  # never a man on its crowning rank
                     v[_SQUARE_PARAMETER[index[bit]]] += sign
-    v[ix["centre"]] = _count(dm & CENTRE) - _count(tm & CENTRE)
-    v[ix["inner_centre"]] = _count(dm & INNER_CENTRE) - _count(tm & INNER_CENTRE)
+    v[ix["centre"]] = popcount(dm & CENTRE) - popcount(tm & CENTRE)
+    v[ix["inner_centre"]] = popcount(dm & INNER_CENTRE) - popcount(tm & INNER_CENTRE)
     if not tk:
-        v[ix["back_rank"]] += _count(dm & RANK[0])
+        v[ix["back_rank"]] += popcount(dm & RANK[0])
         v[ix["bridge"]] += dm & _BRIDGE_DRUMS == _BRIDGE_DRUMS
         v[ix["triangle"]] += dm & _TRIANGLE_DRUMS == _TRIANGLE_DRUMS
     if not dk:
-        v[ix["back_rank"]] -= _count(tm & RANK[7])
+        v[ix["back_rank"]] -= popcount(tm & RANK[7])
         v[ix["bridge"]] -= tm & _BRIDGE_TIRES == _BRIDGE_TIRES
         v[ix["triangle"]] -= tm & _TRIANGLE_TIRES == _TRIANGLE_TIRES
     v[ix["dog_hole"]] = bool(dm & _DOG_DRUMS and tires & _DOG_DRUMS_LID) - bool(
@@ -320,7 +305,7 @@ def features(own: int, opp: int, kings: int, turn: int, w: Weights) -> Features:
         ("king_main_diagonal", MAIN_DIAGONAL),
         ("king_double_diagonal", DOUBLE_DIAGONALS),
     ):
-        v[ix[name]] = _count(dk & mask) - _count(tk & mask)
+        v[ix[name]] = popcount(dk & mask) - popcount(tk & mask)
     v[ix["king_mobility"]] = _king_reach(dk, empty, w.flying) - _king_reach(tk, empty, w.flying)
     scale = 1.0
     if ending:

@@ -141,31 +141,23 @@ class TranspositionTable:
         # so the hash stays a machine integer in the compiled build.
         return (own ^ (opp << 17) ^ (kings << 7) ^ (turn << 53)) % self.buckets
 
-    def find(self, state: State) -> int:
-        """The index of the entry stored for ``state`` (its ``data`` and ``moves``), or -1:
-        the search reads the entry in place, making no tuple."""
+    def probe(self, state: State) -> Entry | None:
+        """The entry stored for ``state``, or None."""
         first = self.bucket(state) * WAYS
         keys = self.keys
         for i in range(first, first + WAYS):
             key = keys[i]
             if key is None:
-                return -1
+                return None
             if key == state:
-                return i
-        return -1
-
-    def probe(self, state: State) -> Entry | None:
-        """The entry stored for ``state``, or None."""
-        i = self.find(state)
-        if i < 0:
-            return None
-        packed = self.data[i]
-        return (
-            _depth_of(packed),
-            packed & _FLAG_MASK,
-            (packed >> _SCORE_SHIFT) - _SCORE_OFFSET,
-            self.moves[i],
-        )
+                packed = self.data[i]
+                return (
+                    _depth_of(packed),
+                    packed & _FLAG_MASK,
+                    (packed >> _SCORE_SHIFT) - _SCORE_OFFSET,
+                    self.moves[i],
+                )
+        return None
 
     def store(self, state: State, depth: int, flag: int, score: int, move: RawMove | None) -> None:
         """Record a result, replacing by depth (see the class)."""
@@ -240,13 +232,6 @@ def tt_key(state: State, kp: int) -> State:
     return (state[0], state[1], state[2], state[3] | kp << 1)
 
 
-def _quiet_key(move: RawMove) -> int:
-    """A quiet move as one integer: its start and end, and whether it crowns (a quiet
-    move's path is its start and end, and it captures nothing), so killers compare as
-    integers and not as tuples."""
-    return (move[0][0] * _BITS + move[0][-1]) << 1 | move[2]
-
-
 class SearchTimeout(Exception):
     """Raised inside the search when the deadline or node budget is reached."""
 
@@ -318,12 +303,11 @@ class Searcher:
         self.tt = TranspositionTable() if tt is None else tt
         # History scores of quiet moves by start and end bit: history[start * 36 + end].
         self.history: list[int] = [0] * (_BITS * _BITS)
-        # Two killer moves a ply, each a quiet move's ``_quiet_key`` (-1: none yet).
-        self.killers: list[list[int]] = [[-1, -1] for _ in range(_MAX_PLY + 2)]
+        self.killers: list[list[RawMove | None]] = [[None, None] for _ in range(_MAX_PLY + 2)]
         self.nodes = 0
         self.deadline = float("inf")
         self.node_limit = 1 << 62
-        self.seen: dict[object, int] = {}
+        self.seen: dict[State, int] = {}
         self.root_turn = 0
         self.extend_below = 0  # extensions only on plies below this (twice the depth)
 
@@ -350,15 +334,8 @@ class Searcher:
         # that cannot move there would lose instead; a repeated position always has a
         # move, and that ending at the twentieth ply is left to the game itself.) Only a
         # plain king move can lead back to an earlier position: with kp 0, none can repeat.
-        if kp >= _DRAW_PLIES:
+        if kp >= _DRAW_PLIES or (kp and state in self.seen):
             return 0
-        # The position as one object for the repetition table: made once a node, where
-        # each use of the unboxed tuple would make its own.
-        boxed: object = None
-        if kp:
-            boxed = state
-            if boxed in self.seen:
-                return 0
         if self.egdb_pieces and popcount(state[0] | state[1]) <= self.egdb_pieces:
             known = self.egdb.score(state, kp) if self.egdb is not None else None
             if known is not None:
@@ -384,15 +361,11 @@ class Searcher:
                 return self._leaf(state, kp)
             threatened = True
         key = state if not kp else (own, opp, kings, turn | kp << 1)  # tt_key, inlined
-        tt = self.tt
-        slot = tt.find(key)  # probe, read in place
+        entry = self.tt.probe(key)
         hash_move = None
-        if slot >= 0:
-            packed = tt.data[slot]
-            hash_move = tt.moves[slot]
-            if _depth_of(packed) >= depth and ply:
-                e_flag = packed & _FLAG_MASK
-                e_score = (packed >> _SCORE_SHIFT) - _SCORE_OFFSET
+        if entry is not None:
+            e_depth, e_flag, e_score, hash_move = entry
+            if e_depth >= depth and ply:
                 if e_score > MATE_BOUND:
                     e_score -= ply
                 elif e_score < -MATE_BOUND:
@@ -448,9 +421,8 @@ class Searcher:
         # Without kings no later position of this line can repeat this one.
         track = kings != 0
         if track:
-            if boxed is None:
-                boxed = state
-            seen[boxed] = 1
+            seen[state] = 1
+        search = self.search
         child_ply = ply + 1
         # A man's quiet move onto the row before crowning, or one that leaves it a
         # runaway, is searched a ply deeper (within twice the root depth).
@@ -469,27 +441,31 @@ class Searcher:
                     if threats >> to & 1 or (advanced >> to & 1 and not cones[to] & opp):
                         child_depth = depth
                 if i == 0:
-                    score = -self.search(child, child_depth, -beta, -alpha, child_ply, child_kp)
+                    score = -search(child, child_depth, -beta, -alpha, child_ply, child_kp)
                 elif child_depth == depth:
-                    score = -self.search(
-                        child, child_depth, -alpha - 1, -alpha, child_ply, child_kp
-                    )
+                    score = -search(child, child_depth, -alpha - 1, -alpha, child_ply, child_kp)
                     if alpha < score < beta:
-                        score = -self.search(child, child_depth, -beta, -alpha, child_ply, child_kp)
+                        score = -search(child, child_depth, -beta, -alpha, child_ply, child_kp)
                 else:
                     # Late quiet moves are searched shallower first (one ply, more from
                     # ``late`` on in deep searches); a move that then looks good is
-                    # searched again at full depth. (The hash move, ordered first, never is.)
+                    # searched again at full depth.
                     reduce = 0
-                    if not capture and new_depth >= 2 and i >= 2 and not move[2]:
+                    if (
+                        not capture
+                        and new_depth >= 2
+                        and i >= 2
+                        and not move[2]
+                        and move is not hash_move
+                    ):
                         reduce = 2 if i >= late and new_depth >= 4 else 1
                         if i >= latest and new_depth >= 6:
                             reduce = 3
-                    score = -self.search(
+                    score = -search(
                         child, new_depth - reduce, -alpha - 1, -alpha, child_ply, child_kp
                     )
                     if score > alpha and (reduce or score < beta):
-                        score = -self.search(child, new_depth, -beta, -alpha, child_ply, child_kp)
+                        score = -search(child, new_depth, -beta, -alpha, child_ply, child_kp)
                 if score > best_score:
                     best_score = score
                     best_move = move
@@ -501,9 +477,9 @@ class Searcher:
                             break
         finally:
             if track:
-                del seen[boxed]
+                del seen[state]
 
-        if depth > 0 or slot < 0:
+        if depth > 0 or entry is None:
             stored = best_score
             if stored > MATE_BOUND:
                 stored += ply
@@ -515,7 +491,7 @@ class Searcher:
                 flag = _LOWER
             else:
                 flag = _EXACT
-            tt.store(key, depth, flag, stored, best_move)
+            self.tt.store(key, depth, flag, stored, best_move)
         return best_score
 
     def _order(
@@ -531,24 +507,18 @@ class Searcher:
             ]
         else:
             history = self.history
-            killers = self.killers[ply]
-            k1 = killers[0]
-            k2 = killers[1]
-            keyed = []
-            for i, m in enumerate(moves):
-                path = m[0]
-                square = path[0] * _BITS + path[-1]
-                key = square << 1 | m[2]  # _quiet_key, inlined
-                priority = history[square] + (1 << 28 if m[2] else 0)
-                if key == k1:
-                    priority += 1 << 30
-                elif key == k2:
-                    priority += 1 << 29
-                keyed.append(priority << _INDEX_BITS | _LAST_INDEX - i)
-        # Ascending, then reversed: the keys are distinct, and both are the compiled
-        # build's list primitives (a keyword argument would be a call through Python).
-        keyed.sort()
-        keyed.reverse()
+            k1, k2 = self.killers[ply]
+            keyed = [
+                (
+                    (1 << 30 if m == k1 else 1 << 29 if m == k2 else 0)
+                    + (1 << 28 if m[2] else 0)
+                    + history[m[0][0] * _BITS + m[0][-1]]
+                )
+                << _INDEX_BITS
+                | _LAST_INDEX - i
+                for i, m in enumerate(moves)
+            ]
+        keyed.sort(reverse=True)
         ordered = [moves[_LAST_INDEX - (k & _LAST_INDEX)] for k in keyed]
         if hash_move is not None and ordered[0] != hash_move and hash_move in ordered:
             ordered.remove(hash_move)
@@ -557,10 +527,9 @@ class Searcher:
 
     def _reward(self, move: RawMove, depth: int, ply: int) -> None:
         killers = self.killers[ply]
-        key = _quiet_key(move)
-        if killers[0] != key:
+        if killers[0] != move:
             killers[1] = killers[0]
-            killers[0] = key
+            killers[0] = move
         self.history[move[0][0] * _BITS + move[0][-1]] += depth * depth
 
     # -- the root --------------------------------------------------------------------------

@@ -11,7 +11,7 @@ side's point of view.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from .rulesets import Promotion, RuleSet, TieBreak
 from .squares import (
@@ -24,9 +24,6 @@ from .squares import (
     JumpTable,
     popcount,
 )
-
-if TYPE_CHECKING:
-    from mypy_extensions import i64  # the compiled build's machine integer
 
 RawMove = tuple[tuple[int, ...], int, bool]
 
@@ -67,15 +64,11 @@ def _shift_fill_hits(kings: int, empty: int, targets: int, step: int) -> bool:
 def capturers(own: int, opp: int, kings: int, turn: int, rules: RuleSet) -> int:
     """Cheap whole-board test: the mask of pieces of the side to move that can start a
     capture (every king, with flying kings, when any of them can), 0 when none can."""
-    # Machine integers (``i64``) in the compiled build: each step is one instruction.
-    o: i64 = own
-    p: i64 = opp
-    k: i64 = kings
-    empty: i64 = FULL & ~(o | p)
-    men: i64 = o & ~k
-    found: i64 = 0
+    empty = FULL & ~(own | opp)
+    men = own & ~kings
+    found = 0
     if men:
-        targets: i64 = p if rules.men_capture_kings else p & ~k
+        targets = opp if rules.men_capture_kings else opp & ~kings
         if turn == 0 or rules.men_capture_backward:
             found |= (((((men << 4) & targets) << 4) & empty) >> 8) | (
                 ((((men << 5) & targets) << 5) & empty) >> 10
@@ -84,7 +77,7 @@ def capturers(own: int, opp: int, kings: int, turn: int, rules: RuleSet) -> int:
             found |= (((((men >> 4) & targets) >> 4) & empty) << 8) | (
                 ((((men >> 5) & targets) >> 5) & empty) << 10
             )
-    own_kings: i64 = o & k
+    own_kings = own & kings
     if own_kings:
         if rules.flying_kings:
             if (
@@ -96,10 +89,10 @@ def capturers(own: int, opp: int, kings: int, turn: int, rules: RuleSet) -> int:
                 found |= own_kings
         else:
             found |= (
-                (((((own_kings << 4) & p) << 4) & empty) >> 8)
-                | (((((own_kings << 5) & p) << 5) & empty) >> 10)
-                | (((((own_kings >> 4) & p) >> 4) & empty) << 8)
-                | (((((own_kings >> 5) & p) >> 5) & empty) << 10)
+                (((((own_kings << 4) & opp) << 4) & empty) >> 8)
+                | (((((own_kings << 5) & opp) << 5) & empty) >> 10)
+                | (((((own_kings >> 4) & opp) >> 4) & empty) << 8)
+                | (((((own_kings >> 5) & opp) >> 5) & empty) << 10)
             )
     return found
 

@@ -11,13 +11,9 @@ board always lands on a ghost or outside the 36 bits.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from .errors import EngineError
-
-if TYPE_CHECKING:
-    # The compiled build's machine integer; pure Python needs no such module at run time.
-    from mypy_extensions import i64
 
 FILES: Final = "abcdefgh"
 
@@ -31,18 +27,16 @@ ALL_DIRECTIONS: Final = (0, 1, 2, 3)
 NUM_BITS: Final = 36
 
 
-def popcount(mask: int) -> i64:
+def popcount(mask: int) -> int:
     """How many bits of a board mask (36 bits; at most 40) are set. ``int.bit_count`` does
     the same, but the compiled build calls it as a Python method: this is native
-    arithmetic there, on a machine integer (``i64``: no tag checks on each step), for the
-    hot paths of the move generator and the evaluation."""
-    m: i64 = mask
-    m -= (m >> 1) & 0x5555555555
-    m = (m & 0x3333333333) + ((m >> 2) & 0x3333333333)
-    m = (m + (m >> 4)) & 0x0F0F0F0F0F
-    m += m >> 8
-    m += m >> 16
-    return (m + (m >> 32)) & 0x7F
+    arithmetic there (the hot paths of the move generator and the evaluation use it)."""
+    mask -= (mask >> 1) & 0x5555555555
+    mask = (mask & 0x3333333333) + ((mask >> 2) & 0x3333333333)
+    mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F
+    mask += mask >> 8
+    mask += mask >> 16
+    return (mask + (mask >> 32)) & 0x7F
 
 
 if __file__.endswith(".py"):  # the pure build, where the method is the faster
