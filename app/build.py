@@ -45,6 +45,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "app.engine.perft",
     "app.ai.geometry",
     "app.ai.weights",
+    "app.ai.patterns",
     "app.ai.evaluation",
     "app.ai.search",
     "app.ai.egdb",

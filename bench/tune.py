@@ -391,7 +391,7 @@ def write_module(rows_by_family: dict[str, Weights], note: str) -> None:
         lines += ["", f"{family.upper()} = Weights("]
         lines.append(f"    flying={w.flying},")
         for field in Weights.__dataclass_fields__:
-            if field != "flying":
+            if field not in ("flying", "patterns"):  # the pattern tables have files of their own
                 field_value = getattr(w, field)
                 value = repr(field_value)
                 if len(value) > 80:  # a long tuple: one item a line, as the formatter has it

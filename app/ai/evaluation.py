@@ -28,6 +28,7 @@ from app.ai.geometry import (
     MAIN_DIAGONAL,
     RANK,
 )
+from app.ai.patterns import pattern_score
 from app.ai.weights import MAN, MEN_SQUARES, PARAMETERS, Weights
 from app.engine.squares import BIT_SQUARE, popcount, squares_to_bits
 
@@ -228,6 +229,9 @@ def evaluate(own: int, opp: int, kings: int, turn: int, w: Weights) -> int:
         score += _king_terms(dk, w) + _king_reach(dk, empty, w.flying) * w.king_mobility
     if tk:
         score -= _king_terms(tk, w) + _king_reach(tk, empty, w.flying) * w.king_mobility
+    patterns = w.patterns
+    if patterns and (dm or tm):
+        score += pattern_score(dm, tm, patterns)
 
     if ending:
         if w.opposition and n_dk and n_tk and n_dm + n_dk == n_tm + n_tk:
@@ -307,6 +311,8 @@ def features(own: int, opp: int, kings: int, turn: int, w: Weights) -> Features:
     ):
         v[ix[name]] = popcount(dk & mask) - popcount(tk & mask)
     v[ix["king_mobility"]] = _king_reach(dk, empty, w.flying) - _king_reach(tk, empty, w.flying)
+    if w.patterns and (dm or tm):
+        offset += pattern_score(dm, tm, w.patterns)
     scale = 1.0
     if ending:
         if n_dk and n_tk and n_dm + n_dk == n_tm + n_tk:

@@ -34,12 +34,13 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from app.ai.egdb import KNOWN_WIN, Tables, best_move
 from app.ai.evaluation import WIN, Weights, evaluate
 from app.ai.geometry import CONE, RANK
+from app.ai.patterns import table_for
 from app.ai.tuned import ROWS
 from app.ai.weights import FAMILIES
 from app.engine.board import KING_PLIES_DRAW
@@ -237,10 +238,12 @@ class SearchTimeout(Exception):
 
 
 def weights_for(rules: RuleSet) -> Weights:
-    """The evaluation weights of a rule set: its family's row."""
+    """The evaluation weights of a rule set: its family's row, with the rule set's own
+    pattern table when it has one."""
     for family, members in FAMILIES.items():
         if rules.key in members:
-            return ROWS[family]
+            table = table_for(rules.key)
+            return replace(ROWS[family], patterns=table) if table else ROWS[family]
     raise ValueError(f"no row of weights serves {rules.key}")
 
 

@@ -43,6 +43,9 @@ class Weights:
     king_mobility: int  # per king step onto an empty square (flying: per square in reach)
     opposition: int  # king ending, equal numbers of pieces: the side that has "the move"
     square: tuple[int, ...]  # middle game: a man on each square 1-28 of its side's numbering
+    # The rule set's pattern table (``app.ai.patterns``), fitted apart from the row: none
+    # in a family's row, added for a rule set that has one (``app.ai.search.weights_for``).
+    patterns: bytes = b""
 
 
 _SCALARS = (

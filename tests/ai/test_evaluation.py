@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from app.ai.evaluation import evaluate, features
+from app.ai.patterns import SIZE, encode, table_for
 from app.ai.search import weights_for
 from app.ai.tuned import ROWS
 from app.ai.weights import FAMILIES, MEN_SQUARES, PARAMETERS, Weights, from_vector, to_vector
@@ -30,17 +31,20 @@ def random_boards(rule_set: str, count: int, seed: int) -> list[Board]:
 
 
 def every_term(flying: bool, seed: int) -> Weights:
-    """A row in which every fitted parameter is non-zero, so none can hide."""
+    """A row in which every fitted parameter and every pattern entry is non-zero, so none
+    can hide."""
     rng = random.Random(seed)
     values = [rng.choice([-1, 1]) * rng.randint(3, 40) for _ in PARAMETERS]
     values[PARAMETERS.index("king")] = rng.randint(120, 300)
-    return from_vector(flying, values)
+    patterns = encode([rng.choice([-1, 1]) * rng.randint(1, 30) for _ in range(SIZE)])
+    return replace(from_vector(flying, values), patterns=patterns)
 
 
 def test_vector_round_trip() -> None:
     for rules in RULE_SETS.values():
         w = weights_for(rules)
-        assert from_vector(w.flying, to_vector(w)) == w
+        # The vector is the row; a rule set's pattern table is fitted apart.
+        assert from_vector(w.flying, to_vector(w)) == replace(w, patterns=b"")
 
 
 def test_every_rule_set_has_one_row_of_its_own_kind_of_king() -> None:
@@ -48,8 +52,11 @@ def test_every_rule_set_has_one_row_of_its_own_kind_of_king() -> None:
     assert sorted(served) == sorted(RULE_SETS)
     assert set(ROWS) == set(FAMILIES)
     for family, members in FAMILIES.items():
+        assert ROWS[family].patterns == b""
         for r in members:
-            assert weights_for(RULE_SETS[r]) is ROWS[family]
+            w = weights_for(RULE_SETS[r])
+            assert replace(w, patterns=b"") == ROWS[family]
+            assert w.patterns == table_for(r)
             assert ROWS[family].flying == RULE_SETS[r].flying_kings
 
 
