@@ -154,7 +154,9 @@ def main(argv: list[str] | None = None) -> int:
         "--selfplay", type=Path, action="append", default=[], help="a bench/selfplay.py file"
     )
     parser.add_argument(
-        "--blend", type=float, default=0.5,
+        "--blend",
+        type=float,
+        default=0.5,
         help="the self-play target's share of the result (the rest: the search's score)",
     )
     parser.add_argument("--games", type=int, default=0, help="self-play games")
