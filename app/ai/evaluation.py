@@ -9,7 +9,9 @@ squares in the middle game, runaway men, mobility, king activity and, in endings
 opposition, driving the weaker side and recognising the usual draws.
 
 The weights are fitted by ``bench/tune.py`` (``app.ai.tuned``); ``features`` splits a
-score into the fitted terms, so the fit works on exactly what ``evaluate`` computes.
+score into the fitted terms, so the fit works on exactly what ``evaluate`` computes. A rule
+set with a pattern table (``app.ai.patterns``; English) adds the fitted values of its men's
+formations on every two neighbouring rows, fitted on top of the row.
 """
 
 from __future__ import annotations
