@@ -5,16 +5,20 @@ model is P(side to move wins) = sigmoid(K * (evaluation + patterns) / 100), K fi
 the row first and then held, a draw counting as one half. The positions are those
 ``bench/tune.py`` uses (its loaders): every quiet position of the recorded matches given
 with ``--records`` and, for English, of Tinsley's games, with as many self-play games as
-``--games`` asks. A recorded match's positions carry the engine term (as in the tuner):
-which Executive is to move, fitted beside the table and then dropped. There are far more
-entries (45,927) than positions that tell them apart, so an L2 pull towards zero
-(``--l2``) keeps every entry the data does not speak for at nothing; the fit is full-batch
-Adam on the mean cross-entropy. Every fifth game is held out, and the loss is printed
-before and after on both parts with ``evaluate`` itself and the rounded table.
-``--write`` writes ``app/ai/pattern_tables/RULESET.json``.
+``--games`` asks; and, where most of the data come from, the games ``bench/selfplay.py``
+wrote (``--selfplay``), each position's target a blend of its game's result (``--blend``,
+a half) and the probability its search score gives, by a K fitted for the scores alone (a
+result is one game's luck, a search's score is steadier). A recorded match's positions
+carry the engine term (as in the tuner): which Executive is to move, fitted beside the
+table and then dropped. There are more entries (45,927) than even half a million positions
+tell apart, so an L2 pull towards zero (``--l2``) keeps every entry the data do not speak
+for at nothing; the fit is full-batch Adam on the mean cross-entropy. Every fifth game is
+held out, and the loss is printed before and after on both parts, and on the held-out
+recorded games alone, with ``evaluate`` itself and the rounded table. ``--write`` writes
+``app/ai/pattern_tables/RULESET.json``.
 
-    python bench/patterns.py --records bench/records/english-2s-10.jsonl   # a look
-    python bench/patterns.py --records ... --write                          # the table
+    python bench/selfplay.py --games 6000 --out DATA.jsonl                 # an hour
+    python bench/patterns.py --selfplay DATA.jsonl --records ... --write   # the table
 
 numpy is a bench dependency; the service reads the written table and needs none.
 """

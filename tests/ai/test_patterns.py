@@ -3,6 +3,7 @@ side's own back rank; the fit learns what decides results; the shipped table loa
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import sys
@@ -144,3 +145,32 @@ def test_the_fit_learns_an_arrangement_that_decides_results() -> None:
     least = tune.loss_of(samples, replace(row, patterns=encode(hidden)), k)
     gap = tune.loss_of(samples, row, k) - least
     assert tune.loss_of(samples, fitted, k) - least < gap / 4
+
+
+def test_self_play_positions_are_labelled_for_the_side_to_move(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    a, b = (1, 2, 0, 0), (4, 8, 0, 1)
+    games = [
+        # Seed 10 is held out (every fifth); the drums won it.
+        {"seed": 10, "result": 1.0, "positions": [[*a, 30], [*b, -40]]},
+        # The tires won seed 11; its last position is a won ending from the tables.
+        {"seed": 11, "result": 0.0, "positions": [[*a, -20], [*b, patterns.DECIDED]]},
+    ]
+    path.write_text("".join(json.dumps(g) + "\n" for g in games))
+    samples, scores = patterns.selfplay_samples(path)
+    assert [(s.state, s.target, s.held_out) for s in samples] == [
+        (a, 1.0, True),  # the drums to move, and they won
+        (b, 0.0, True),  # the tires to move, and they lost
+        (a, 0.0, False),
+    ]
+    assert scores == [30, -40, -20], "a decided score is no judgement: left out"
+    assert {s.source for s in samples} == {"selfplay"}
+
+
+def test_the_search_scores_k_is_the_one_the_results_follow() -> None:
+    rng = random.Random(5)
+    scores = [rng.randint(-400, 400) for _ in range(20_000)]
+    k = 0.9
+    results = [float(rng.random() < 1 / (1 + math.exp(-k * s / 100))) for s in scores]
+    samples = [tune.Sample((0, 0, 0, 0), r, False, "selfplay") for r in results]
+    assert patterns.score_k(samples, scores) == pytest.approx(k, rel=0.08)
