@@ -53,6 +53,7 @@ from ai_ladder import (  # bench/ is the script's own directory
     push_ballot_move,
     random_openings,
     read_ballots,
+    ruled,
     summarise,
 )
 
@@ -237,10 +238,9 @@ def play(game: Game) -> tuple[float, int, str, list[str]]:
             rival.push(move.path)
     score, reason = 0.5, f"adjudicated draw after {MAX_PLIES} plies"
     while board.ply < MAX_PLIES:
-        outcome = board.outcome()
-        if outcome is not None:
-            score = 0.5 if outcome.winner is None else float(outcome.winner is Side.DRUMS)
-            reason = outcome.reason
+        over = ruled(board)
+        if over is not None:
+            score, reason = over
             break
         if rival is not None:
             rival.check(board)

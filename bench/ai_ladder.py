@@ -198,6 +198,14 @@ def push_ballot_move(board: Board, text: str) -> Move:
         return matches[0]
 
 
+def ruled(board: Board) -> tuple[float, str] | None:
+    """The drums' score and the reason when the rules have ended the game, else None."""
+    outcome = board.outcome()
+    if outcome is None:
+        return None
+    return 0.5 if outcome.winner is None else float(outcome.winner is Side.DRUMS), outcome.reason
+
+
 def adjudicate(board: Board) -> tuple[float, str] | None:
     """The drums' score when the endgame tables hold the position, else None."""
     found = egdb.probe(board)
@@ -224,11 +232,9 @@ def play(game: Game) -> tuple[float, int, str]:
         if rival is not None:
             rival.push(move.path)
     while board.ply < MAX_PLIES:
-        outcome = board.outcome()
-        if outcome is not None:
-            if outcome.winner is None:
-                return 0.5, board.ply, outcome.reason
-            return float(outcome.winner is Side.DRUMS), board.ply, outcome.reason
+        over = ruled(board)
+        if over is not None:
+            return over[0], board.ply, over[1]
         if rival is not None:
             rival.check(board)
         else:

@@ -45,6 +45,7 @@ from tune import (  # noqa: E402
     HOLD_OUT,
     Sample,
     fit_k,
+    labelled,
     loss_of,
     record_samples,
     self_play,
@@ -93,14 +94,12 @@ def selfplay_samples(path: Path) -> tuple[list[Sample], list[int]]:
     samples: list[Sample] = []
     scores: list[int] = []
     for game in read(path):
-        result = float(game["result"])  # type: ignore[arg-type]
+        # A decided score is the tables' win or loss, not a judgement of the position.
+        kept = [p for p in game["positions"] if abs(p[4]) < DECIDED]  # type: ignore[attr-defined]
         held_out = int(game["seed"]) % HOLD_OUT == 0  # type: ignore[call-overload]
-        for own, opp, kings, turn, score in game["positions"]:  # type: ignore[attr-defined]
-            if abs(score) >= DECIDED:
-                continue  # the tables' win or loss, not a judgement of the position
-            target = result if turn == 0 else 1 - result
-            samples.append(Sample((own, opp, kings, turn), target, held_out, "selfplay"))
-            scores.append(score)
+        states = [(own, opp, kings, turn) for own, opp, kings, turn, _ in kept]
+        samples += labelled(states, float(game["result"]), held_out, "selfplay")  # type: ignore[arg-type]
+        scores += [p[4] for p in kept]
     return samples, scores
 
 

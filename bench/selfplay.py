@@ -32,12 +32,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from ai_ladder import adjudicate, push_ballot_move, read_ballots  # noqa: E402
+from ai_ladder import adjudicate, push_ballot_move, read_ballots, ruled  # noqa: E402
 
 from app.ai import egdb  # noqa: E402
 from app.ai.players import game_history, to_move  # noqa: E402
 from app.ai.search import MATE_BOUND, Searcher, TranspositionTable  # noqa: E402
-from app.engine import KING_PLIES_DRAW, RULE_SETS, Board, Side  # noqa: E402
+from app.engine import KING_PLIES_DRAW, RULE_SETS, Board  # noqa: E402
 from app.engine.movegen import has_capture  # noqa: E402
 
 MAX_PLIES = 240
@@ -76,16 +76,11 @@ def play(job: tuple[str, int, int, int]) -> dict[str, object]:
     positions: list[list[int]] = []
     result, reason = 0.5, f"draw after {MAX_PLIES} plies"
     while board.ply < MAX_PLIES:
-        outcome = board.outcome()
-        if outcome is not None:
-            result = 0.5 if outcome.winner is None else float(outcome.winner is Side.DRUMS)
-            reason = outcome.reason
+        # The rules, else the endgame tables (none when they are not built), end a game.
+        over = ruled(board) or adjudicate(board)
+        if over is not None:
+            result, reason = over
             break
-        if tables is not None:
-            decided = adjudicate(board)
-            if decided is not None:
-                result, reason = decided
-                break
         legal = board.legal_moves
         if len(legal) == 1:
             board.push(legal[0])
