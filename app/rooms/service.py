@@ -759,6 +759,7 @@ def _start_next_game(session: Session, state: GameState, ctx: Context) -> None:
     clock, number = previous.start_half_move_clock, previous.start_move_number
     start = start_board(room.rule_set, previous.start_fen, clock, number)
     game = Game(
+        room_id=room.id,  # its room from the start: it is logged before the session flushes
         number=previous.number + 1,
         drums_seat=previous.drums_seat.other,
         status=GameStatus.PLAYING,

@@ -47,3 +47,25 @@ def test_requests_and_actions_are_logged_without_tokens(api: Api, lines: Lines) 
     assert over["outcome"] == "resignation" and over["winner"] == "tires"
     text = "\n".join(lines.lines)
     assert room.creator not in text and str(room.joiner) not in text
+
+
+def test_every_game_action_names_its_room(api: Api, lines: Lines) -> None:
+    room = api.create()
+    api.play(room, "11-15")
+    api.action(room, room.joiner, "draw", "offer")
+    api.action(room, room.creator, "draw", "decline")
+    api.action(room, room.creator, "resign")
+    api.action(room, room.creator, "rematch", "offer")
+    api.action(room, room.joiner, "rematch", "decline")
+    api.action(room, room.creator, "rematch", "offer")
+    api.action(room, room.joiner, "rematch", "accept")
+    api.play(room, "11-15")
+    actions = [json.loads(line) for line in lines.lines]
+    actions = [r for r in actions if r["logger"] == "checkers.game"]
+    names = [r["msg"] for r in actions]
+    for name in ("created", "joined", "move", "draw_offered", "draw_declined", "game_over"):
+        assert name in names, name
+    assert "rematch_declined" in names and "rematch_accepted" in names
+    assert [r["room"] for r in actions] == [room.id] * len(actions), names
+    accepted = next(r for r in actions if r["msg"] == "rematch_accepted")
+    assert (accepted["game"], accepted["ply"], accepted["outcome"]) == (2, 0, "playing")
