@@ -1,7 +1,7 @@
 """Matches between the computer levels (and, optionally, py-draughts' SimpleEngine).
 
 Each opening is played twice with the sides swapped. English uses the 3-move ballot deck
-(``../shared/data/english-3move-ballots.txt`` from the repository root; the 156 openings
+(``data/english-3move-ballots.txt``; the 156 openings
 marked ``deck``, or the first ``--limit``); the other rule sets use random four-ply
 openings kept only when a short search finds them balanced. A game between the levels is
 scored from the endgame tables once their pieces are left. Prints a progress bar, then
@@ -36,7 +36,7 @@ from app.ai.search import State  # noqa: E402
 from app.engine import RULE_SETS, Board, EngineError, Move, Side  # noqa: E402
 from app.engine.movegen import RawMove  # noqa: E402
 
-BALLOTS = ROOT.parent / "shared" / "data" / "english-3move-ballots.txt"
+BALLOTS = ROOT / "data" / "english-3move-ballots.txt"
 PYDRAUGHTS = "py-draughts"
 MAX_PLIES = 400
 

@@ -1,8 +1,7 @@
 """Build the Executive's opening books (``app/ai/books/RULESET.json``) by drop-out expansion.
 
 Every rule set grows from its start position; English also from the positions of the
-156 openings of the 3-move ballot deck (``../shared/data/english-3move-ballots.txt`` from
-the repository root, or ``CHECKERS_DATA_DIR``), each searched before the tree grows on.
+156 openings of the 3-move ballot deck (``data/english-3move-ballots.txt``), each searched before the tree grows on.
 Each searched position costs ``--nodes`` nodes (a node budget, not a clock, so a build
 repeats); ``--positions`` is how many positions each tree grows by.
 
@@ -25,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from app.ai.book import build  # noqa: E402
 from app.engine import RULE_SETS, Board  # noqa: E402
 
-DATA = Path(os.environ.get("CHECKERS_DATA_DIR", ROOT.parent / "shared" / "data"))
+DATA = ROOT / "data"
 BALLOTS = DATA / "english-3move-ballots.txt"
 BOOKS = ROOT / "app" / "ai" / "books"
 
@@ -33,7 +32,7 @@ BOOKS = ROOT / "app" / "ai" / "books"
 def ballot_positions(path: Path = BALLOTS) -> list[str]:
     """The engine FENs of the deck's openings (``number | moves | deck | FEN`` lines)."""
     if not path.is_file():
-        sys.exit(f"{path} is missing: set CHECKERS_DATA_DIR to the folder holding it")
+        sys.exit(f"{path} is missing (data/README.md says where it comes from)")
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         fields = [f.strip() for f in line.split("|")]

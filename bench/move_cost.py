@@ -12,7 +12,7 @@ It imports `app` from the interpreter's environment, so the same file measures a
 checkout with that checkout's virtualenv:
 
     .venv/bin/python bench/move_cost.py
-    cd ../other-checkout && .venv/bin/python ../this-checkout/bench/move_cost.py
+    cd OTHER_CHECKOUT && .venv/bin/python THIS_CHECKOUT/bench/move_cost.py
 """
 
 from __future__ import annotations

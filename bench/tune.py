@@ -4,7 +4,7 @@ The data set is generated on each run, not stored: quiet positions (the side to 
 no capture, as at the search's leaves) from the engine's own games, fast fixed-depth
 searches from seeded random openings, labelled with each game's result; for the short-king
 family also every quiet position of the recorded English games in
-``../shared/data/tinsley.pdn`` (from the repository root, or ``CHECKERS_DATA_DIR``),
+``data/tinsley.pdn``,
 labelled with Tinsley's results; and with ``--records FILE`` every quiet position of a
 match recorded by ``bench/ai_gain.py --record`` (two Executives at its time a move), in
 the family of its rule set. One row of weights is fitted per family
@@ -56,7 +56,7 @@ from app.engine import KING_PLIES_DRAW, RULE_SETS, Board, Side  # noqa: E402
 from app.engine.movegen import has_capture  # noqa: E402
 from app.engine.pdn import read_games, replay  # noqa: E402
 
-DATA = Path(os.environ.get("CHECKERS_DATA_DIR", ROOT.parent / "shared" / "data"))
+DATA = ROOT / "data"
 TINSLEY = DATA / "tinsley.pdn"
 MAX_PLIES = 200
 FIRST_PLY = 6  # positions this close to the start say nothing about the weights
@@ -141,7 +141,7 @@ def self_play(job: tuple[str, int, int, int]) -> list[Sample]:
 def tinsley_samples(path: Path = TINSLEY) -> list[Sample]:
     """Every quiet position of the recorded games with a result (up to a bad move)."""
     if not path.is_file():
-        sys.exit(f"{path} is missing: set CHECKERS_DATA_DIR to the folder holding it")
+        sys.exit(f"{path} is missing (data/README.md says where it comes from)")
     out: list[Sample] = []
     for number, game in enumerate(read_games(path.read_text(encoding="ascii")), 1):
         report = replay(game)

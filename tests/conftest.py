@@ -24,6 +24,7 @@ from app.core.db import Base, Database
 from app.core.settings import Settings
 from app.imports import models as _imported  # noqa: F401  (registers the tables)
 from app.rooms import models as _rooms  # noqa: F401
+from tests import environment
 
 # In-process test clients ask for the host `testserver`; every app the tests build (and
 # the servers they start, which inherit the environment) answers to it as well.
@@ -36,7 +37,6 @@ os.environ.setdefault("EGDB_BUILD_ON_USE", "false")
 os.environ["CHECKERS_EGDB_DIR"] = tempfile.mkdtemp(prefix="checkers-test-egdb-")
 atexit.register(shutil.rmtree, os.environ["CHECKERS_EGDB_DIR"], True)
 
-DEFAULT_TEST_DATABASE_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TABLES = (
     "reviews",
     "conditional_lines",
@@ -56,20 +56,9 @@ TABLES = (
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    """Say at the top of the run what a fresh machine lacks for the browser tests, so
-    their skips (or, under CI=true, failures) are no surprise."""
-    from tests.browser.conftest import missing_browser
-
-    reason = missing_browser()
-    if reason is None:
-        return []
-    then = "they fail (CI=true)" if os.environ.get("CI", "").lower() == "true" else "they skip"
-    return [f"browser tests: {reason}; {then}"]
-
-
-def _admin_url() -> str:
-    url = os.environ.get("TEST_DATABASE_URL", DEFAULT_TEST_DATABASE_URL)
-    return Settings(database_url=url).database_url
+    """Say at the top of the run what this machine lacks and which tests skip for it, so
+    no skip (or, under CI=true, failure) is a surprise."""
+    return environment.report()
 
 
 class PostgresServer:
@@ -109,17 +98,10 @@ class PostgresServer:
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[PostgresServer]:
     """The PostgreSQL server of TEST_DATABASE_URL (skip, or fail under CI, if down)."""
-    server = PostgresServer(_admin_url())
-    try:
-        server.ping()
-    except Exception as exc:
-        message = (
-            f"PostgreSQL unreachable at TEST_DATABASE_URL ({_admin_url()}): "
-            f"{type(exc).__name__}. Start it or point TEST_DATABASE_URL at one."
-        )
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    reason = environment.missing_postgres()
+    if reason:
+        environment.unavailable(reason)
+    server = PostgresServer(environment.database_url())
     yield server
     server.close()
 

@@ -3,7 +3,6 @@ variety among near-equal moves; and the builder's output reads back."""
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -14,7 +13,7 @@ from app.ai import Searcher, book, choose_move
 from app.engine import RULE_SETS, Board
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = Path(os.environ.get("CHECKERS_DATA_DIR", ROOT.parent / "shared" / "data"))
+DATA = ROOT / "data"
 BALLOTS = DATA / "english-3move-ballots.txt"
 
 
@@ -41,7 +40,7 @@ def test_every_book_move_is_legal_in_its_position(rule_set: str) -> None:
 
 def test_the_english_book_holds_every_ballot_of_the_deck() -> None:
     if not BALLOTS.is_file():
-        pytest.fail(f"{BALLOTS} is missing: set CHECKERS_DATA_DIR to the folder holding it")
+        pytest.fail(f"{BALLOTS} is missing (data/README.md says where it comes from)")
     deck = [
         [f.strip() for f in line.split("|")]
         for line in BALLOTS.read_text().splitlines()

@@ -11,9 +11,16 @@ from typing import Any
 
 import pytest
 
+from tests.environment import (
+    AXE_DIR,
+    AXE_SCRIPT,
+    AXE_VERSION,
+    CHROMIUM,
+    missing_browser,
+    unavailable,
+)
 from tests.web.servers import serve
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = [
     "--no-sandbox",
     "--disable-background-networking",
@@ -25,25 +32,13 @@ ARTIFACTS = Path(os.environ.get("ARTIFACTS_DIR", Path(__file__).resolve().parent
 WAIT = 5000  # ms: live updates arrive well within this
 
 
-def missing_browser() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "the playwright package is not installed (pip install -e '.[test]')"
-    if not Path(CHROMIUM).exists():
-        return f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set CHROMIUM)"
-    return None
-
-
 # Per module, not per session: Playwright's sync API keeps an event loop running while
 # it is open, and other tests in the same worker run their own (asyncio.run).
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     reason = missing_browser()
     if reason:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
+        unavailable(reason)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -98,16 +93,12 @@ def new_page(browser: Any, width: int = 1280, height: int = 860) -> Any:
     return page
 
 
-AXE_VERSION = "4.14.1"
-AXE_DIR = Path(os.environ.get("AXE_DIR", Path(__file__).resolve().parents[2] / ".cache" / "axe"))
-
-
 @pytest.fixture(scope="session")
 def axe_source() -> str:
     """axe-core, Deque's accessibility auditor, from npm (installed once into .cache)."""
     import subprocess
 
-    script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    script = AXE_SCRIPT
     if not script.exists():
         AXE_DIR.mkdir(parents=True, exist_ok=True)
         done = subprocess.run(
@@ -118,10 +109,7 @@ def axe_source() -> str:
             timeout=300,
         )  # fmt: skip
         if done.returncode != 0 or not script.exists():
-            message = f"axe-core could not be installed with npm: {done.stderr[-500:]}"
-            if os.environ.get("CI", "").lower() == "true":
-                pytest.fail(message)
-            pytest.skip(message)
+            unavailable(f"axe-core could not be installed with npm: {done.stderr[-500:]}")
     return script.read_text()
 
 

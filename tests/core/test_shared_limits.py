@@ -7,11 +7,8 @@ test skips, except under CI=true where it fails.
 
 from __future__ import annotations
 
-import os
-import socket
 import uuid
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
@@ -19,17 +16,8 @@ from fastapi.testclient import TestClient
 from app.core.db import Base, Database
 from app.core.settings import Settings
 from app.main import create_app
-
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-
-
-def _redis_reachable() -> bool:
-    parts = urlsplit(REDIS_URL)
-    try:
-        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379), 2):
-            return True
-    except OSError:
-        return False
+from tests import environment
+from tests.environment import REDIS_URL
 
 
 def _instance(database: Database, storage: str, client: str) -> TestClient:
@@ -45,11 +33,8 @@ def _instance(database: Database, storage: str, client: str) -> TestClient:
 
 @pytest.mark.parametrize("storage", ["redis", "memory"])
 def test_two_instances_share_a_clients_limit_through_redis(tmp_path: Path, storage: str) -> None:
-    if storage == "redis" and not _redis_reachable():
-        message = f"Redis is not reachable at {REDIS_URL} (TEST_REDIS_URL)"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    if storage == "redis" and (reason := environment.missing_redis()):
+        environment.unavailable(reason)
     uri = "async+" + REDIS_URL if storage == "redis" else "async+memory://"
     database = Database(f"sqlite:///{tmp_path}/shared.sqlite3")
     Base.metadata.create_all(database.engine)

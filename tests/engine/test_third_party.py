@@ -28,7 +28,7 @@ from app.engine.pdn import GameRecord, read_games, write_game
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).with_name("tools") / "pydraughts_replay.py"
 VENV = Path(os.environ.get("PYDRAUGHTS_VENV", ROOT / ".venv" / "pydraughts"))
-DATA = Path(os.environ.get("CHECKERS_DATA_DIR", ROOT.parent / "shared" / "data"))
+DATA = ROOT / "data"
 
 PYDRAUGHTS_RULE_SETS = ("english", "russian", "brazilian", "italian")
 PY_DRAUGHTS_RULE_SETS = ("russian", "brazilian")
@@ -221,7 +221,7 @@ def test_py_draughts_names_the_squares_as_the_notation_does() -> None:
 def test_pydraughts_drops_moves_that_the_reader_keeps(pydraughts_python: Path) -> None:
     path = DATA / "tinsley.pdn"
     if not path.is_file():
-        pytest.fail(f"{path} is missing: set CHECKERS_DATA_DIR to the folder holding it")
+        pytest.fail(f"{path} is missing (data/README.md says where it comes from)")
     text = path.read_text(encoding="ascii")
     ours = [len(g.moves) for g in read_games(text)]
     theirs = _pydraughts(pydraughts_python, {"count": text})

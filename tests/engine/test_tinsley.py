@@ -1,11 +1,10 @@
 """The Tinsley archive (724 recorded English games) read and replayed by the PDN reader.
 
-The file lives beside the repository, in ``../shared/data`` (or ``CHECKERS_DATA_DIR``).
+The file is ``data/tinsley.pdn``; ``data/README.md`` names its source.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from functools import cache
 from pathlib import Path
@@ -16,14 +15,14 @@ from app.engine import Side, Termination
 from app.engine.pdn import ReplayReport, read_games, replay
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = Path(os.environ.get("CHECKERS_DATA_DIR", ROOT.parent / "shared" / "data"))
+DATA = ROOT / "data"
 TINSLEY = DATA / "tinsley.pdn"
 
 
 @cache
 def reports() -> tuple[str, tuple[ReplayReport, ...]]:
     if not TINSLEY.is_file():
-        pytest.fail(f"{TINSLEY} is missing: set CHECKERS_DATA_DIR to the folder holding it")
+        pytest.fail(f"{TINSLEY} is missing (data/README.md says where it comes from)")
     text = TINSLEY.read_text(encoding="ascii")
     return text, tuple(replay(g) for g in read_games(text))
 

@@ -1,10 +1,9 @@
 """The Tinsley archive (724 recorded English games) imported through the API in one
-request (issue 15, point 4). The file lives beside the repository, in ``../shared/data``
-(or ``CHECKERS_DATA_DIR``); the figures are the archive's, as its README states them."""
+request (issue 15, point 4). The file is ``data/tinsley.pdn``;
+the figures are the archive's, as ``data/README.md`` states them."""
 
 from __future__ import annotations
 
-import os
 import re
 import tempfile
 from collections.abc import Iterator
@@ -20,7 +19,7 @@ from app.engine import pdn
 from app.main import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = Path(os.environ.get("CHECKERS_DATA_DIR", ROOT.parent / "shared" / "data"))
+DATA = ROOT / "data"
 TINSLEY = DATA / "tinsley.pdn"
 
 
@@ -28,7 +27,7 @@ TINSLEY = DATA / "tinsley.pdn"
 def imported() -> Iterator[tuple[TestClient, str, dict[str, Any]]]:
     """One import of the whole file (it fits in IMPORT_MAX_BYTES), on SQLite."""
     if not TINSLEY.is_file():
-        pytest.fail(f"{TINSLEY} is missing: set CHECKERS_DATA_DIR to the folder holding it")
+        pytest.fail(f"{TINSLEY} is missing (data/README.md says where it comes from)")
     text = TINSLEY.read_text(encoding="ascii")
     settings = Settings()
     assert len(text.encode()) < settings.import_max_bytes
