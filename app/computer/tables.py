@@ -7,7 +7,7 @@ within a minute). One build runs at a time per machine: it holds the tables dire
 lock file, which other processes and instances see, and each table file is written under
 another name and renamed when complete. A process starts at most one build per rule set
 while one of its builds is alive, and tries a failed one (a directory it may not write,
-say) again only after a pause.
+say) again only after a pause. A build's process is waited for the moment it ends.
 """
 
 from __future__ import annotations
@@ -75,6 +75,11 @@ class TableBuilds:
                     daemon=True,  # it ends with the server; the next start builds again
                 )
                 process.start()
+                # Waited for as soon as it ends, so it never lingers as a zombie (once
+                # the file is there, nothing else here looks at the process again).
+                threading.Thread(
+                    target=process.join, name=f"{process.name}-wait", daemon=True
+                ).start()
                 self._running[rule_set] = (process, time.monotonic())
                 self.started[rule_set] += 1
         except OSError as exc:  # the directory cannot be made or locked: play without

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -89,6 +90,45 @@ def test_no_build_starts_while_another_holds_the_lock(tables_dir: Path) -> None:
     wait_for_file(tables_dir / "english-2.egdb")
     assert not builds.want("english")
     assert builds.started == {"english": 1}
+    builds.stop()
+
+
+def children() -> dict[int, str]:
+    """This process's children by pid: their state (`Z`: ended, not reaped) and command."""
+    found: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:  # ended meanwhile
+            continue
+        state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+        if int(ppid) == os.getpid():
+            found[int(entry.name)] = f"{state} {command}"
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_finished_build_is_reaped(tables_dir: Path) -> None:
+    builds = TableBuilds(2, tables_dir)
+    before = set(children())
+    assert builds.want("english")
+    started = [
+        pid
+        for pid, what in children().items()
+        if pid not in before and "resource_tracker" not in what
+    ]
+    assert len(started) == 1, children()
+    build = started[0]
+    wait_for_file(tables_dir / "english-2.egdb")
+    # Nothing more is asked of the builds: the ended child must still not linger as a
+    # zombie.
+    deadline = time.monotonic() + 20
+    while build in children():
+        assert time.monotonic() < deadline, f"the build's process: {children().get(build)}"
+        time.sleep(0.05)
     builds.stop()
 
 
