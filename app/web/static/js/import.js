@@ -32,7 +32,8 @@ function gameItem(game) {
   const head = el("p", null, "import-head");
   head.append(el("strong", t("Game {number}", { number: game.number })), el("span", ` · ${players(game)} · ${game.result}`));
   if (game.imported) {
-    head.append(el("span", ` · ${nt("{n} move", "{n} moves", game.plies)}`));
+    const moves = nt("{n} move", "{n} moves", game.plies);
+    head.append(el("span", ` · ${moves}`));
     const replay = el("a", t("Replay"), "import-link");
     replay.href = game.url;
     const pdn = el("a", "PDN", "import-link");
@@ -49,10 +50,12 @@ function gameItem(game) {
   const failure = game.failure;
   if (failure) {
     const why = el("p", null, "failure");
+    // Apart: Babel's extractor (`make i18n`) misses a message inside another call's arguments.
+    const move = failure.move || t("(none)");
     why.append(
       el("strong", t("Not imported: ")),
       el("span", t("game {game}, line {line}, column {column}, ply {ply}, move {move}: {reason}", {
-        ...failure, move: failure.move || t("(none)"), reason: coded(failure.code, failure.params, failure.reason),
+        ...failure, move, reason: coded(failure.code, failure.params, failure.reason),
       })),
     );
     li.append(why);

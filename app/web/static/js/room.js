@@ -145,10 +145,12 @@ function statusText() {
   if (view.status === "waiting") {
     if (you()) return t("Waiting for an opponent: send them the link below.");
     const invited = t("You are invited to play {rule_set} checkers with the tires.", { rule_set: view.rule_set.name });
-    if (!g.start_fen) return `${invited} ${t("The creator plays the drums and moves first.")}`;
-    return `${invited} ${bySide(g.turn,
-      t("The game starts from the position on the board: the drums move first (the creator plays the drums)."),
-      t("The game starts from the position on the board: the tires move first (the creator plays the drums)."))}`;
+    const start = g.start_fen
+      ? bySide(g.turn,
+        t("The game starts from the position on the board: the drums move first (the creator plays the drums)."),
+        t("The game starts from the position on the board: the tires move first (the creator plays the drums)."))
+      : t("The creator plays the drums and moves first.");
+    return `${invited} ${start}`;
   }
   if (!you()) return bySide(g.turn, t("Drums to move · you are watching"), t("Tires to move · you are watching"));
   if (you().to_move) return bySide(you().side, t("Your move (you play the drums)"), t("Your move (you play the tires)"));
