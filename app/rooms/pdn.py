@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.engine import RULE_SETS, Side
+from app.engine import RULE_SETS, Side, tradition
 from app.engine.pdn import GameRecord, write_game
 
 from .models import Ending, Game, GameStatus, Move, Room
 from .names import shown_name
+from .policy import span
+from .texts import reason_length
 
 # The PDN standard's Termination values (those of PGN, which PDN follows).
 TERMINATION_TAG = {
@@ -22,6 +24,29 @@ TERMINATION_TAG = {
     Ending.MOVE_LIMIT: "adjudication",
     Ending.EXPIRED: "abandoned",
 }
+
+
+def result_comment(rule_set: str, game: Game) -> str | None:
+    """Why a finished game ended, as its PDN comment: a side is named by the tradition's
+    colour, as the tags name the players (`Black resigned` in English checkers, where the
+    first mover is Black); an ending that names no side says what the record says
+    (`threefold repetition`)."""
+    reason, ending, winner = game.reason, game.termination, game.winner
+    if game.status != GameStatus.FINISHED or reason is None:
+        return None
+    if winner is None or ending is None:
+        return reason
+    loser = tradition(RULE_SETS[rule_set]).colour(winner.opponent).value
+    if ending == Ending.RESIGNATION:
+        return f"{loser} resigned"
+    if ending == Ending.NO_PIECES:
+        return f"{loser} has no pieces left"
+    if ending == Ending.NO_MOVES:
+        return f"{loser} has no legal move"
+    if ending == Ending.FORFEIT:
+        length = reason_length(reason)
+        return f"{loser} forfeited: no move for {span(length)}" if length else f"{loser} forfeited"
+    return reason
 
 
 def export_game(
@@ -67,7 +92,7 @@ def export_game(
                 else "unterminated"
             ),
             utc=game.ended_at,
-            comment=game.reason,
+            comment=result_comment(room.rule_set, game),
             move_comments=move_comments,
         )
     )

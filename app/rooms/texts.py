@@ -65,7 +65,7 @@ _LENGTH = re.compile(r"(\d+) (day|hour|minute|second)s?")
 _PLIES = re.compile(r"(\d+)-ply")
 
 
-def _stored_length(reason: str) -> timedelta | None:
+def reason_length(reason: str) -> timedelta | None:
     """The duration written in a stored English reason (`no move for 2 days`)."""
     found = _LENGTH.search(reason)
     if not found:
@@ -75,7 +75,7 @@ def _stored_length(reason: str) -> timedelta | None:
 
 def stored_length(tr: Translator, reason: str) -> str:
     """The duration of a stored English reason, in `tr`'s language."""
-    length = _stored_length(reason)
+    length = reason_length(reason)
     return tr.length(length) if length else reason
 
 

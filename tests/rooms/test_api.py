@@ -496,7 +496,7 @@ def test_pdn_export(api: Api) -> None:
     ):
         assert tag in text, tag
     assert "FEN" not in text
-    assert "1. c3-d4 f6-e5 2. d4xf6 {tires resigned} 1-0" in text
+    assert "1. c3-d4 f6-e5 2. d4xf6 {Black resigned} 1-0" in text  # the tires: Black
     assert api.client.get(f"/api/rooms/{room.id}/games/2.pdn").status_code == 404
     assert api.client.get(f"/api/rooms/{room.id}/games/x.pdn").status_code == 422
 
@@ -517,7 +517,7 @@ def test_pdn_of_a_set_up_position_carries_its_fen(
     assert view["game"]["result"]["text"] == "Tires win: drums have no pieces left"
     text = api.client.get(f"/api/rooms/{room.id}/games/1.pdn").text
     assert '[SetUp "1"]' in text and '[FEN "W:W18:B14"]' in text
-    assert "1... 18x9 {drums have no pieces left} 0-1" in text
+    assert "1... 18x9 {Black has no pieces left} 0-1" in text
 
 
 def test_events_record_every_change_in_order(api: Api) -> None:
