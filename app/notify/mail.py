@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import smtplib
 import ssl
+import string
 from email.message import EmailMessage
+from email.policy import default
 from email.utils import formatdate, make_msgid
+from urllib.parse import quote
 
 from sqlalchemy.orm import Session
 
@@ -27,6 +30,22 @@ class MailError(Exception):
     """The SMTP server could not be reached or refused the mail."""
 
 
+# The default policy (non-ASCII text as RFC 2047 encoded words, lines folded at 78
+# characters), except that a header stored raw goes out as stored. The List-* headers are
+# stored so: the default policy would encode a link longer than a line, which has no place
+# to fold, and mail programs read no encoded word as a link (RFC 2369, RFC 8058).
+_POLICY = default.clone(refold_source="none")
+
+# What a link in a List-* header may hold as it is: printable ASCII but the angle brackets
+# around it (RFC 2369). Anything else is percent-encoded, so no line break can get in.
+_LINK_SAFE = "".join(c for c in string.printable if c not in string.whitespace + "<>")
+
+
+def list_link(url: str) -> str:
+    """`url` as a List-* header's value: one line of plain ASCII in angle brackets."""
+    return f"<{quote(url, safe=_LINK_SAFE)}>"
+
+
 def send_mail(
     settings: Settings,
     *,
@@ -39,7 +58,7 @@ def send_mail(
     """Send one plain-text mail; raises MailError."""
     if settings.smtp_host is None:
         raise MailError("no SMTP server is configured")
-    message = EmailMessage()
+    message = EmailMessage(policy=_POLICY)
     message["From"] = settings.mail_from
     message["To"] = to
     message["Subject"] = subject
@@ -47,8 +66,9 @@ def send_mail(
     message["Message-ID"] = message_id or make_msgid(domain="checkers")
     message["Auto-Submitted"] = "auto-generated"
     if unsubscribe is not None:
-        message["List-Unsubscribe"] = f"<{unsubscribe}>"
-        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        # Stored raw, so written as they are: plain text, never encoded (_POLICY).
+        message.set_raw("List-Unsubscribe", list_link(unsubscribe))
+        message.set_raw("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
     message.set_content(text)
     timeout = settings.notify_timeout_seconds
     try:

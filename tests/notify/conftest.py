@@ -30,10 +30,12 @@ class Mailbox:
 
     def __init__(self) -> None:
         self.mails: list[Message] = []
+        self.raw: list[bytes] = []  # each mail's bytes as they came over the wire
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         with self.lock:
+            self.raw.append(envelope.original_content)
             self.mails.append(message_from_bytes(envelope.content, policy=default))
         return "250 OK"
 

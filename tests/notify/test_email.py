@@ -16,7 +16,9 @@ from fastapi.testclient import TestClient
 from app.core.clock import ManualClock
 from app.core.db import Database
 from app.core.settings import Settings
+from app.i18n import translator
 from app.main import create_app
+from app.notify.mail import list_link
 from tests.rooms.conftest import Api, Room
 
 from .conftest import Mailbox, Sender
@@ -25,10 +27,10 @@ ADDRESS = "tires.player@example.org"
 SAME = {"Origin": "http://testserver"}
 
 
-def link_in(mail: Message, path: str) -> str:
+def link_in(mail: Message, path: str, site: str = "http://checkers.test") -> str:
     body = mail.get_payload(decode=True)
     assert isinstance(body, bytes)
-    found = re.search(rf"http://checkers\.test{re.escape(path)}\S*", body.decode())
+    found = re.search(rf"{re.escape(site + path)}\S*", body.decode())
     assert found, body
     return found.group(0)
 
@@ -96,6 +98,55 @@ def test_a_confirmed_address_gets_the_move_and_can_unsubscribe_in_one_click(
     api.play(room, "25x18")
     sender.run()
     assert len(box.to(ADDRESS)) == 2
+
+
+def test_the_one_click_unsubscribe_goes_out_as_plain_text(
+    notify_settings: Settings, mailbox: tuple[Mailbox, int], clock: ManualClock, database: Database
+) -> None:
+    """Mail programs offer one-click unsubscribe (RFC 8058) only when they read the link in
+    List-Unsubscribe as it is: on the wire, in plain ASCII, however long (a header line may
+    reach 998 characters), never as an RFC 2047 encoded word. The rest of the mail is still
+    encoded as usual (a Russian subject), and the mail parses."""
+    box, _ = mailbox
+    site = "https://checkers.riverside-community-games.example.org/play/online"
+    settings = notify_settings.model_copy(update={"public_url": site})
+    with TestClient(create_app(settings, clock=clock, database=database)) as client:
+        api = Api(client)
+        room = api.create()
+        assert room.joiner is not None
+        asked = client.post(
+            f"/api/rooms/{room.id}/email",
+            json={"address": ADDRESS},
+            headers={**api.auth(room.joiner), "Accept-Language": "ru"},  # the mails' language
+        )
+        assert asked.status_code == 200, asked.text
+        token = query(link_in(box.to(ADDRESS)[0], "/mail/confirm", site))["t"]
+        assert client.post("/mail/confirm", data={"t": token}, headers=SAME).status_code == 200
+        api.play(room, "11-15")
+        assert Sender(database, clock, settings).run() == 1
+    raw = box.raw[-1]
+    head = raw.split(b"\r\n\r\n", 1)[0]
+    assert head.isascii() and all(len(line) <= 998 for line in head.split(b"\r\n"))
+    lines = re.sub(rb"\r\n(?=[ \t])", b"", head).decode().split("\r\n")  # unfolded
+    mail = box.to(ADDRESS)[-1]
+    link = link_in(mail, "/mail/unsubscribe", site)
+    assert len(f"List-Unsubscribe: <{link}>") > 78  # longer than the line the default folds at
+    assert f"List-Unsubscribe: <{link}>" in lines
+    assert "List-Unsubscribe-Post: List-Unsubscribe=One-Click" in lines
+    (subject,) = [line for line in lines if line.startswith("Subject: ")]
+    assert "=?utf-8?" in subject  # still encoded
+    assert mail["Subject"].startswith(f"{translator('ru')._('Your move')} · ")
+    assert mail["List-Unsubscribe"] == f"<{link}>"
+    body = mail.get_payload(decode=True)
+    opening = translator("ru")._("Open the room: {url}", url=site)
+    assert isinstance(body, bytes) and opening in body.decode()
+
+
+def test_a_list_link_is_one_line_of_plain_ascii() -> None:
+    url = "https://example.org/ü?a=1%202&b=<x>\r\nBcc: x@example.org"
+    assert (
+        list_link(url) == "<https://example.org/%C3%BC?a=1%202&b=%3Cx%3E%0D%0ABcc:%20x@example.org>"
+    )
 
 
 def test_one_mail_per_kind_and_game_per_interval(
