@@ -13,7 +13,6 @@ from typing import Literal, cast
 
 from app.core.settings import Settings
 from app.engine import pdn_result as engine_pdn_result
-from app.engine import result_text as engine_result_text
 
 from . import errors
 from .models import (
@@ -163,17 +162,6 @@ def offer_to_answer(offers: Sequence[Offer], kind: OfferKind, by: SeatRole) -> O
 
 
 # --- results ---------------------------------------------------------------------------
-
-
-def result_text(game: Game) -> str | None:
-    """`Tires win: drums resigned`, `Draw: threefold repetition`, `No winner: expired...`;
-    None while the game is not over."""
-    if game.status != GameStatus.FINISHED or game.reason is None:
-        return None
-    if game.termination == Ending.EXPIRED:
-        # A room nobody joined had no game to win: say only what happened.
-        return f"No winner: {game.reason}" if game.started_at else game.reason.capitalize()
-    return engine_result_text(game.winner, game.reason)
 
 
 def pdn_result(game: Game) -> PdnResult:

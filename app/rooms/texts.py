@@ -80,8 +80,10 @@ def stored_length(tr: Translator, reason: str) -> str:
 
 
 def result_text(tr: Translator, game: Game) -> str | None:
-    """The result and its reason in `tr`'s language; None while the game is not over.
-    English gives exactly the stored wording (`Tires win: drums resigned`)."""
+    """The result and its reason in `tr`'s language, one sentence (`Tires win: drums
+    resigned`, `Drums win by forfeit: tires made no move for 2 days`); None while the game
+    is not over. The stored English reason only lends its figures (a length, a ply count):
+    the text is the ending's and the winner's."""
     if game.status != GameStatus.FINISHED or game.reason is None:
         return None
     reason, winner, ending = game.reason, game.winner, game.termination
@@ -89,7 +91,10 @@ def result_text(tr: Translator, game: Game) -> str | None:
     if ending == Ending.EXPIRED:
         if game.started_at is None:
             return tr._("Nobody joined within {length}", length=stored_length(tr, reason))
-        return tr._("No winner: expired: no move for {length}", length=stored_length(tr, reason))
+        return tr._(
+            "No winner: the game expired after {length} without a move",
+            length=stored_length(tr, reason),
+        )
     if ending == Ending.REPETITION:
         return tr._("Draw: threefold repetition")
     if ending == Ending.KING_MOVES:
@@ -113,8 +118,8 @@ def result_text(tr: Translator, game: Game) -> str | None:
     if winner is not None and ending == Ending.FORFEIT:
         length = stored_length(tr, reason)
         if drums:
-            return tr._("Drums win: forfeit: no move for {length}", length=length)
-        return tr._("Tires win: forfeit: no move for {length}", length=length)
+            return tr._("Drums win by forfeit: tires made no move for {length}", length=length)
+        return tr._("Tires win by forfeit: drums made no move for {length}", length=length)
     # A reason this table does not know (none today): the stored English.
     prefix = "Draw" if winner is None else f"{winner.title} win"
     return f"{prefix}: {reason}"

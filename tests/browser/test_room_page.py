@@ -202,7 +202,7 @@ def test_deadlines_speak_to_each_player_by_the_servers_clock(
     )
     claim.click()
     expect(tires.locator("#status")).to_have_text(
-        "Drums win: forfeit: no move for 4 seconds", timeout=WAIT
+        "Drums win by forfeit: tires made no move for 4 seconds", timeout=WAIT
     )
     for page in (drums, tires):
         assert page.errors == []

@@ -99,7 +99,7 @@ def test_claim_opens_exactly_at_48_hours(api: Api, clock: ManualClock) -> None:
     result = r.json()["game"]["result"]
     assert (result["winner"], result["winner_seat"]) == ("drums", "creator")
     assert result["reason"] == "forfeit: no move for 2 days"
-    assert result["text"] == "Drums win: forfeit: no move for 2 days"
+    assert result["text"] == "Drums win by forfeit: tires made no move for 2 days"
     assert r.json()["status"] == "finished"
     assert [e["kind"] for e in events(api, room)][-2:] == ["forfeit_claimed", "game_over"]
 
@@ -202,7 +202,9 @@ def test_active_room_expires_and_refuses_everything(api: Api, clock: ManualClock
     assert r.status_code == 409 and r.json()["code"] == "room_expired"
     view = api.view(room)
     assert view["status"] == "expired"
-    assert view["game"]["result"]["text"] == "No winner: expired: no move for 7 days"
+    assert view["game"]["result"]["text"] == (
+        "No winner: the game expired after 7 days without a move"
+    )
     assert view["score"] == {"creator": 0.0, "joiner": 0.0}
     for what, action in (
         ("draw", "offer"),

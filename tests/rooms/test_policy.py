@@ -176,19 +176,6 @@ def finished(winner: Side | None, ending: Ending, reason: str) -> Game:
     return g
 
 
-def test_result_texts() -> None:
-    assert policy.result_text(game()) is None
-    won = finished(Side.TIRES, Ending.RESIGNATION, "drums resigned")
-    assert policy.result_text(won) == "Tires win: drums resigned"
-    drawn = finished(None, Ending.REPETITION, "threefold repetition")
-    assert policy.result_text(drawn) == "Draw: threefold repetition"
-    expired = finished(None, Ending.EXPIRED, "expired: no move for 7 days")
-    expired.started_at = T0
-    assert policy.result_text(expired) == "No winner: expired: no move for 7 days"
-    nobody = finished(None, Ending.EXPIRED, "nobody joined within 7 days")
-    assert policy.result_text(nobody) == "Nobody joined within 7 days"
-
-
 def test_pdn_results() -> None:
     assert policy.pdn_result(game()) == "*"
     assert policy.pdn_result(finished(None, Ending.EXPIRED, "nobody joined")) == "*"

@@ -224,7 +224,9 @@ def test_claim_through_the_page_opens_after_two_days(app: Any, clock: ManualCloc
         clock.advance(hours=48)
         won = drums.post(f"/r/{room_id}/claim-forfeit", headers=SAME)
         assert won.status_code == 200
-        assert won.json()["game"]["result"]["text"] == "Drums win: forfeit: no move for 2 days"
+        assert won.json()["game"]["result"]["text"] == (
+            "Drums win by forfeit: tires made no move for 2 days"
+        )
 
 
 def test_device_link_moves_the_seat_once(app: Any, clock: ManualClock, database: Database) -> None:
