@@ -45,7 +45,7 @@ def keep_thinking(base: str, room_id: str, token: str, stop: threading.Event, co
             if game["turn"] != "drums":
                 time.sleep(0.02)
                 continue
-            move = game["legal_moves"][0]["notation"]
+            move = game["legal_moves"][0]["engine_notation"]
             r = client.post(
                 f"/api/rooms/{room_id}/moves",
                 json={"move": move, "expected_ply": game["ply"]},

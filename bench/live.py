@@ -226,7 +226,7 @@ class Rooms:
                 await self._rematch(room)
                 game = room["view"]["game"]
             body = {
-                "move": self.rng.choice(game["legal_moves"])["notation"],
+                "move": self.rng.choice(game["legal_moves"])["engine_notation"],
                 "expected_ply": game["ply"],
             }
             headers = {"Authorization": f"Bearer {room['tokens'][game['turn']]}"}

@@ -213,7 +213,7 @@ async def move(client: Client, room: Room, rng: random.Random, stats: Stats) -> 
     try:
         status, body = await client.post(
             f"/api/rooms/{room.id}/moves",
-            {"move": choice["notation"], "expected_ply": game["ply"]},
+            {"move": choice["engine_notation"], "expected_ply": game["ply"]},
             token,
         )
     except Client.TRANSPORT_ERRORS as exc:

@@ -70,7 +70,7 @@ class Player:
                     self.rooms[i] = await self.open()
                     continue
                 choice = self.rng.choice(game["legal_moves"])
-                body = {"move": choice["notation"], "expected_ply": game["ply"]}
+                body = {"move": choice["engine_notation"], "expected_ply": game["ply"]}
                 headers = {"Authorization": f"Bearer {tokens[game['turn']]}"}
                 c0, w0 = time.process_time(), time.perf_counter()
                 answer = await self.client.post(

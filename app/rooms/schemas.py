@@ -5,7 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, EmailStr, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    EmailStr,
+    Field,
+    computed_field,
+    field_validator,
+)
 
 from app.ai import Level
 from app.core.errors import Error
@@ -169,9 +176,9 @@ class MoveIn(_In):
     )
     notation: Literal["engine", "tradition"] = Field(
         default="engine",
-        description="How `move` is written: `engine` (as `notation` of the listed moves) "
-        "or `tradition` (the rule set's numbers or its board's names, as `numeric` and "
-        "`algebraic`).",
+        description="How `move` is written: `engine` (as `engine_notation` of the listed "
+        "moves) or `tradition` (the rule set's numbers or its board's names, as `numeric` "
+        "and `algebraic`).",
     )
     expected_ply: int = Field(
         ge=0,
@@ -265,9 +272,10 @@ class MoveForms(BaseModel):
     """A move written every way: as the engine stores it and in the rule set's
     tradition (both styles, and the customary one)."""
 
-    notation: str = Field(
+    engine_notation: str = Field(
         description="The engine's own notation, every landing square: 22x15x6 (as stored, "
-        "and as `move` is sent by default)."
+        "and as `move` is sent by default). Its squares are the engine's, English numbers "
+        "in every rule set: the rule set's own are `numeric` and `algebraic`."
     )
     numeric: str = Field(description="The tradition's numbers: 22x15x6 in English.")
     algebraic: str = Field(description="The tradition's board's names: c3-d4, d4:f6.")
@@ -275,6 +283,15 @@ class MoveForms(BaseModel):
         description="The customary form (`rule_set.notation.style`): e.g. 11-15 in "
         "English, c3-d4 in Russian."
     )
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="Deprecated: `engine_notation` under its former name, still given "
+        "until the next release.",
+        json_schema_extra={"deprecated": True},
+    )
+    @property
+    def notation(self) -> str:
+        return self.engine_notation
 
 
 class MoveOut(MoveForms):

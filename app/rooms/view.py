@@ -97,7 +97,7 @@ def _forms(rule_set: str, path: tuple[int, ...], capture: bool) -> dict[str, str
     numeric = notation.format_path(rule_set, path, capture, Style.NUMERIC)
     algebraic = notation.format_path(rule_set, path, capture, Style.ALGEBRAIC)
     return {
-        "notation": ("x" if capture else "-").join(map(str, path)),
+        "engine_notation": ("x" if capture else "-").join(map(str, path)),
         "numeric": numeric,
         "algebraic": algebraic,
         "text": numeric if tradition(rule_set).style is Style.NUMERIC else algebraic,

@@ -63,7 +63,7 @@ def test_the_first_executive_game_builds_its_tables_once(
             assert r.status_code == 200, r.text
             v = wait_for(client, room_id, lambda v, ply=ply: v["game"]["ply"] == ply + 2)
             board.push_text(move)
-            board.push_text(v["game"]["moves"][-1]["notation"])
+            board.push_text(v["game"]["moves"][-1]["engine_notation"])
             wait_for_file(tables_dir / "russian-2.egdb")
         builds = runner(client).tables
         assert builds is not None

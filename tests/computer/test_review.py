@@ -76,11 +76,11 @@ def test_a_planted_blunder_is_found_with_the_shot(
     assert review["status"] == "done" and review["done"] == 3
     assert all(score is not None for score in review["graph"])  # every position evaluated
     first, second = review["moves"]
-    assert first["move"]["notation"] == "14-17" and first["judgement"] == "blunder"
+    assert first["move"]["engine_notation"] == "14-17" and first["judgement"] == "blunder"
     assert first["loss"] >= 150
-    assert first["best"]["notation"] in {"4-8", "10-15", "18-22", "18-23"}
+    assert first["best"]["engine_notation"] in {"4-8", "10-15", "18-22", "18-23"}
     # The better reply to the blunder is the shot itself, which the tires found.
-    assert second["best"]["notation"] == "21x14x7" and second["judgement"] is None
+    assert second["best"]["engine_notation"] == "21x14x7" and second["judgement"] is None
     # Asking again returns the same review; anyone with the link may ask.
     again = client.post(path)
     assert again.status_code == 200 and again.json()["graph"] == review["graph"]

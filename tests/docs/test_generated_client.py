@@ -132,7 +132,7 @@ def test_generated_client_plays_a_whole_game(
         answer = rooms["play_move"].sync(
             room_id=created.room_id,
             client=seats[side],
-            body=models.MoveIn(move=move.notation, expected_ply=view.game.ply),
+            body=models.MoveIn(move=move.engine_notation, expected_ply=view.game.ply),
         )
         assert isinstance(answer, models.RoomView), answer
         assert answer.game.ply == view.game.ply + 1

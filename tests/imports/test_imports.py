@@ -103,7 +103,7 @@ def test_a_game_from_its_fen_tag_with_the_services_draw_point(client: TestClient
     assert '[SetUp "1"]' in text and '[FEN "W:WKa1:BKb8:H18:F30"]' in text
     assert "30. a1-c3 b8-a7 31. c3-d4 1/2-1/2" in text
     (again,) = pdn.read_pdn(text)
-    assert again.ok and [m.notation() for m in again.moves] == [m["notation"] for m in moves]
+    assert again.ok and [m.notation() for m in again.moves] == [m["engine_notation"] for m in moves]
 
 
 def test_json_or_text_the_default_rule_set_and_windows_1252(client: TestClient) -> None:

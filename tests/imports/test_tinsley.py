@@ -132,7 +132,7 @@ def test_an_imported_game_has_its_replay_and_its_own_pdn(imported: Any) -> None:
     text = client.get(game["pdn_url"]).text
     (report,) = pdn.read_pdn(text)
     assert report.ok and report.result == game["result"]
-    assert [m.notation() for m in report.moves] == [m["notation"] for m in stored["moves"]]
+    assert [m.notation() for m in report.moves] == [m["engine_notation"] for m in stored["moves"]]
     assert f'[Black "{game["black"]}"]' in text and '[GameType "21"]' in text
     page = client.get(game["url"])
     assert page.status_code == 200 and 'id="game-data"' in page.text

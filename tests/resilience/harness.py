@@ -260,7 +260,7 @@ def plan_replies(
     game = table.view["game"]
     board = Board(table.view["rule_set"]["key"], fen=game["start_fen"])
     for played in game["moves"]:  # the history too: repetition ends a game
-        board.push_text(played["notation"])
+        board.push_text(played["engine_notation"])
     replies: dict[str, str] = {}
     for move in board.legal_moves:
         board.push(move)
@@ -288,7 +288,7 @@ def play_one(
     applied before a failure is recognised and not played twice. With `replies` stored by
     the waiting side, the answer must show the stored reply played after the move."""
     game = table.view["game"]
-    move = rng.choice(game["legal_moves"])["notation"]
+    move = rng.choice(game["legal_moves"])["engine_notation"]
     body = {"move": move, "expected_ply": game["ply"]}
     path = f"/api/rooms/{table.room_id}/moves"
     answer = submit(client, path, body, table.tokens[game["turn"]], retries, deadline)
@@ -302,7 +302,7 @@ def play_one(
         return
     assert after["ply"] == game["ply"] + 2, (table.room_id, after["ply"], game["ply"])
     last = after["moves"][-1]
-    assert (last["notation"], last["conditional"]) == (reply, True)
+    assert (last["engine_notation"], last["conditional"]) == (reply, True)
     played.append(reply)
     table.replies.setdefault(game["number"], []).append(after["ply"])
 

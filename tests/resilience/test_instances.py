@@ -84,7 +84,7 @@ async def open_room(client: httpx.AsyncClient, bases: tuple[str, str], *, join: 
 
 async def move(client: httpx.AsyncClient, base: str, table: Table, rng: random.Random) -> None:
     game = table.view["game"]
-    notation = rng.choice(game["legal_moves"])["notation"]
+    notation = rng.choice(game["legal_moves"])["engine_notation"]
     table.view = await post(
         client,
         f"{base}/api/rooms/{table.room_id}/moves",

@@ -56,7 +56,7 @@ async def _client(
         while time.monotonic() < stop:
             game = table.view["game"]
             if game["status"] == "playing":
-                notation = rng.choice(game["legal_moves"])["notation"]
+                notation = rng.choice(game["legal_moves"])["engine_notation"]
                 table.view = await call(
                     "POST",
                     f"/api/rooms/{table.room_id}/moves",

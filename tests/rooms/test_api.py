@@ -152,7 +152,7 @@ def test_view_of_a_new_game_shows_position_turn_and_legal_moves(api: Api) -> Non
     assert view["status"] == "playing"
     assert game["fen"] == "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
     assert game["turn"] == "drums" and game["ply"] == 0 and game["moves"] == []
-    assert {m["notation"] for m in game["legal_moves"]} == ENGLISH_OPENINGS
+    assert {m["engine_notation"] for m in game["legal_moves"]} == ENGLISH_OPENINGS
     assert view["you"] == {"seat": "creator", "side": "drums", "to_move": True, **NO_NAME_NO_ALERTS}
     assert api.view(room, room.joiner)["you"] == {
         **NO_NAME_NO_ALERTS,
@@ -201,26 +201,32 @@ def test_a_move_is_validated_recorded_and_turns_the_turn(api: Api) -> None:
     assert game["ply"] == 1 and game["turn"] == "tires"
     assert game["fen"] == "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"
     [move] = game["moves"]
-    assert (move["notation"], move["algebraic"], move["path"], move["captured"], move["side"]) == (
+    assert (
+        move["engine_notation"],
+        move["algebraic"],
+        move["path"],
+        move["captured"],
+        move["side"],
+    ) == (
         "11-15",
         "c3-d4",
         [11, 15],
         [],
         "drums",
     )
-    assert {m["notation"] for m in game["legal_moves"]} == ENGLISH_REPLIES
+    assert {m["engine_notation"] for m in game["legal_moves"]} == ENGLISH_REPLIES
 
 
 def test_algebraic_notation_is_accepted(api: Api) -> None:
     room = api.create()
     view = api.play(room, "c3-d4", "f6-e5")
-    assert [m["notation"] for m in view["game"]["moves"]] == ["11-15", "22-18"]
+    assert [m["engine_notation"] for m in view["game"]["moves"]] == ["11-15", "22-18"]
 
 
 def test_capture_is_mandatory_and_recorded_with_its_path(api: Api) -> None:
     room = api.create()
     view = api.play(room, "11-15", "22-18")
-    assert [m["notation"] for m in view["game"]["legal_moves"]] == ["15x22"]
+    assert [m["engine_notation"] for m in view["game"]["legal_moves"]] == ["15x22"]
     assert view["game"]["legal_moves"][0]["captured"] == [18]
     before = snapshot(api, room)
     refused = api.move(room, room.creator, "9-13", 2)
@@ -231,7 +237,7 @@ def test_capture_is_mandatory_and_recorded_with_its_path(api: Api) -> None:
     view = api.play(room, "15x22")
     last = view["game"]["moves"][-1]
     assert (last["path"], last["captured"]) == ([15, 22], [18])
-    assert {m["notation"] for m in view["game"]["legal_moves"]} == {"25x18", "26x17"}
+    assert {m["engine_notation"] for m in view["game"]["legal_moves"]} == {"25x18", "26x17"}
 
 
 @pytest.mark.parametrize("text", ["banana", "11-", "99-100", "x", "15-11", "11-14", "11-15-19"])
@@ -360,7 +366,7 @@ def test_ambiguous_short_form_names_the_candidates(
     room = Room(granted.room_id, granted.token)
     room.joiner = api.client.post(f"/api/rooms/{room.id}/join").json()["token"]
     view = api.view(room)
-    assert {m["notation"] for m in view["game"]["legal_moves"]} == {"7x14x23", "7x16x23"}
+    assert {m["engine_notation"] for m in view["game"]["legal_moves"]} == {"7x14x23", "7x16x23"}
     r = api.move(room, room.creator, "7x23", 0)
     assert r.status_code == 422 and r.json()["code"] == "ambiguous_move"
     assert set(r.json()["candidates"]) == {"7x14x23", "7x16x23"}

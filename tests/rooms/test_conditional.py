@@ -57,7 +57,7 @@ def test_a_stored_line_is_played_in_the_opponents_move_and_the_rest_kept(api: Ap
     assert answer.status_code == 200
     game = answer.json()["game"]
     assert game["ply"] == 3 and game["turn"] == "tires"
-    assert [(m["notation"], m["conditional"]) for m in game["moves"]] == [
+    assert [(m["engine_notation"], m["conditional"]) for m in game["moves"]] == [
         ("11-15", False),
         ("22-18", False),
         ("15x22", True),
@@ -71,7 +71,7 @@ def test_a_stored_line_is_played_in_the_opponents_move_and_the_rest_kept(api: Ap
     # And the next level when it comes; then nothing is left.
     api.move(room, room.joiner, "26x17", 3)
     view = api.view(room, room.creator)
-    assert view["game"]["moves"][-1]["notation"] == "10-15"
+    assert view["game"]["moves"][-1]["engine_notation"] == "10-15"
     assert view["you"]["conditional"] is None
 
 
@@ -85,7 +85,11 @@ def test_a_resend_answered_by_a_conditional_reply_changes_nothing(api: Api) -> N
     again = api.move(room, room.joiner, "22-18", 1)
     assert again.status_code == 200, again.text
     assert again.json()["game"]["ply"] == 3
-    assert [m["notation"] for m in again.json()["game"]["moves"]] == ["11-15", "22-18", "15x22"]
+    assert [m["engine_notation"] for m in again.json()["game"]["moves"]] == [
+        "11-15",
+        "22-18",
+        "15x22",
+    ]
     # Only that move: a different one at the same ply is still stale, and the reply's
     # owner cannot "resend" the opponent's move.
     other = api.move(room, room.joiner, "24-19", 1)
@@ -168,7 +172,7 @@ def test_capture_routes_that_take_the_same_pieces_are_one_move(
     stored = plan(api, room, room.creator, [{"their_move": "15x24x31x22x15", "reply": "1-5"}])
     assert stored.status_code == 200, stored.text
     answer = api.move(room, room.joiner, "15x22x31x24x15", 0).json()
-    assert answer["game"]["moves"][-1]["notation"] == "1-5"
+    assert answer["game"]["moves"][-1]["engine_notation"] == "1-5"
 
 
 def _from(api: Api, database: Database, settings: Settings, clock: ManualClock, fen: str) -> Room:
@@ -286,7 +290,7 @@ def test_a_move_racing_a_draw_offer_plays_the_reply_or_drops_it(api: Api) -> Non
         assert mine["lines"] == [] and mine["note"] == "Dropped: a draw was offered."
         moves = view["game"]["moves"]
         if view["game"]["ply"] == 3:  # the move came first: the reply was played
-            assert moves[-1]["notation"] == "15x22" and moves[-1]["conditional"] is True
+            assert moves[-1]["engine_notation"] == "15x22" and moves[-1]["conditional"] is True
         else:  # the offer came first: nothing was played for the drums
             assert view["game"]["ply"] == 2 and not moves[-1]["conditional"]
 

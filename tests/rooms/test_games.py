@@ -40,12 +40,12 @@ def play_to_the_end(api: Api, rule_set: str, seed: int) -> tuple[Any, dict[str, 
     rng = random.Random(seed)
     view = api.view(room)
     while view["game"]["status"] == "playing":
-        legal = sorted(view["game"]["legal_moves"], key=lambda m: m["notation"])
+        legal = sorted(view["game"]["legal_moves"], key=lambda m: m["engine_notation"])
         assert legal, "a game in progress always offers a move"
         most = max(len(m["captured"]) for m in legal)
         choice = rng.choice([m for m in legal if len(m["captured"]) == most])
         token = api.token_to_move(room)
-        r = api.move(room, token, choice["notation"], view["game"]["ply"])
+        r = api.move(room, token, choice["engine_notation"], view["game"]["ply"])
         assert r.status_code == 200, r.text
         view = r.json()
     return room, view
@@ -108,7 +108,7 @@ def test_a_whole_game_reaches_its_end(
     # The export, in the rule set's own notation, reads back as the same moves.
     (report,) = read_pdn(pdn)
     assert report.ok and report.rule_set == rule_set
-    assert [m.notation() for m in report.moves] == [m["notation"] for m in moves]
+    assert [m.notation() for m in report.moves] == [m["engine_notation"] for m in moves]
     assert f'[Result "{result["pdn"]}"]' in pdn
 
 

@@ -194,7 +194,7 @@ def test_moves_carry_both_forms_and_name_the_default(api: Api) -> None:
     russian = api.create("russian")
     view = api.play(russian, "11-15")
     (move,) = view["game"]["moves"]
-    assert (move["notation"], move["numeric"], move["algebraic"], move["text"]) == (
+    assert (move["engine_notation"], move["numeric"], move["algebraic"], move["text"]) == (
         "11-15",
         "22-18",
         "c3-d4",
@@ -204,7 +204,7 @@ def test_moves_carry_both_forms_and_name_the_default(api: Api) -> None:
     assert black == {"b6-a5", "b6-c5", "d6-c5", "d6-e5", "f6-e5", "f6-g5", "h6-g5"}
 
     schema = api.client.get("/openapi.json").json()["components"]["schemas"]
-    assert {"numeric", "algebraic", "text", "notation", "number"} <= set(
+    assert {"numeric", "algebraic", "text", "engine_notation", "number"} <= set(
         schema["PlayedMoveOut"]["properties"]
     )
     assert "style" in schema["NotationOut"]["properties"]
@@ -216,7 +216,7 @@ def test_moves_typed_in_the_tradition(api: Api) -> None:
     r = typed(api, italian, italian.creator, "21-17", 0)
     assert r.status_code == 200, r.text
     (move,) = r.json()["game"]["moves"]
-    assert (move["notation"], move["text"], move["algebraic"]) == ("9-13", "21-17", "b3-a4")
+    assert (move["engine_notation"], move["text"], move["algebraic"]) == ("9-13", "21-17", "b3-a4")
     again = typed(api, italian, italian.creator, "21-17", 0)  # a resend changes nothing
     assert again.status_code == 200 and again.json()["game"]["ply"] == 1
 

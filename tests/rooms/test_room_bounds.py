@@ -66,7 +66,7 @@ def test_earlier_games_are_summaries_fetched_in_full_on_demand(api: Api) -> None
     assert full.status_code == 200, full.text
     game = full.json()
     assert (game["room_id"], game["number"], game["ply"]) == (room.id, 1, 3)
-    assert [m["notation"] for m in game["moves"]] == ["11-15", "22-18", "15x22"]
+    assert [m["engine_notation"] for m in game["moves"]] == ["11-15", "22-18", "15x22"]
     assert game["moves"][-1]["fen_after"] == game["fen"]
     assert game["result"]["termination"] == "resignation"
     assert (game["drums_seat"], game["tires_seat"]) == ("creator", "joiner")

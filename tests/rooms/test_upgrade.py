@@ -167,15 +167,17 @@ def test_games_stored_at_0003_read_and_play_on_after_the_upgrade(old_database: s
             view = client.get(f"/api/rooms/{room_id}").json()
             rule_set = view["rule_set"]["key"]
             moves = view["game"]["moves"]
-            assert [m["notation"] for m in moves] == notations
+            assert [m["engine_notation"] for m in moves] == notations
             first = moves[0]
-            assert (first["notation"], first["numeric"], first["algebraic"]) == FIRST[rule_set]
+            assert (first["engine_notation"], first["numeric"], first["algebraic"]) == FIRST[
+                rule_set
+            ]
             style = view["rule_set"]["notation"]["style"]
             assert first["text"] == first[style]
             assert [m["number"] for m in moves[:3]] == [1, 1, 2]
 
             record = client.get(f"/api/rooms/{room_id}/games/1").json()
-            assert [m["notation"] for m in record["moves"]] == notations
+            assert [m["engine_notation"] for m in record["moves"]] == notations
             (report,) = pdn.read_pdn(client.get(f"/api/rooms/{room_id}/games/1.pdn").text)
             assert report.ok and report.rule_set == rule_set
             assert [m.notation() for m in report.moves] == notations
@@ -189,7 +191,7 @@ def test_games_stored_at_0003_read_and_play_on_after_the_upgrade(old_database: s
             assert legal
             played = client.post(
                 f"/api/rooms/{room_id}/moves",
-                json={"move": legal[0]["notation"], "expected_ply": PLIES},
+                json={"move": legal[0]["engine_notation"], "expected_ply": PLIES},
                 headers={"Authorization": f"Bearer {mover}"},
             )
             assert played.status_code == 200, played.text

@@ -190,7 +190,7 @@ def test_accept_then_play_with_cookies_and_spectate_without(app: Any) -> None:
             f"/r/{room_id}/moves", json={"move": "c3-d4", "expected_ply": 0}, headers=SAME
         )
         assert r.status_code == 200
-        assert r.json()["game"]["moves"][0]["notation"] == "11-15"
+        assert r.json()["game"]["moves"][0]["engine_notation"] == "11-15"
 
         spectator = watcher.get(f"/r/{room_id}/state").json()
         assert spectator["you"] is None and spectator["game"]["ply"] == 1

@@ -159,8 +159,8 @@ export class Planner {
 
   async play(move) {
     this.selection = [];
-    if (this.theirTurn()) this.pending = move.notation;
-    else this.line.push([this.pending, move.notation]);
+    if (this.theirTurn()) this.pending = move.engine_notation;
+    else this.line.push([this.pending, move.engine_notation]);
     this.positions.push(move.fen_after);
     await this.load();
     this.draw();

@@ -507,7 +507,7 @@ async function submit(move) {
   render({ pieces: false });
   const moving = board.animate(move.path, move.captured, after);
   try {
-    const view = await post(`${base}/moves`, { move: move.notation, expected_ply: before.ply });
+    const view = await post(`${base}/moves`, { move: move.engine_notation, expected_ply: before.ply });
     await moving;
     setView(view);
   } catch (e) {
