@@ -1,9 +1,9 @@
 """Build the Executive's opening books (``app/ai/books/RULESET.json``) by drop-out expansion.
 
 Every rule set grows from its start position; English also from the positions of the
-156 openings of the 3-move ballot deck (``data/english-3move-ballots.txt``), each searched before the tree grows on.
-Each searched position costs ``--nodes`` nodes (a node budget, not a clock, so a build
-repeats); ``--positions`` is how many positions each tree grows by.
+156 openings of the 3-move ballot deck (``data/english-3move-ballots.txt``), each searched
+before the tree grows on. Each searched position costs ``--nodes`` nodes (a node budget,
+not a clock, so a build repeats); ``--positions`` is how many positions each tree grows by.
 
     python bench/book.py                                  # the shipped books
     python bench/book.py --rule-set russian --positions 400 --nodes 2000000
@@ -12,7 +12,6 @@ repeats); ``--positions`` is how many positions each tree grows by.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
