@@ -388,6 +388,11 @@ class GameSummaryOut(BaseModel):
     result: ResultOut | None
     url: str = Field(description="The game in full, as JSON (`GET /api/rooms/{id}/games/{n}`).")
     pdn_url: str = Field(examples=[f"https://checkers.example.com/api/rooms/{ROOM_ID}/games/1.pdn"])
+    review_url: str | None = Field(
+        description="The computer's review of the game (`GET`), once someone has asked for "
+        "it; null before (`POST /api/rooms/{id}/games/{n}/review` asks).",
+        examples=[f"/api/rooms/{ROOM_ID}/games/1/review"],
+    )
 
 
 class GameRecordOut(BaseModel):

@@ -228,6 +228,10 @@ def game_url(room_id: str, number: int) -> str:
     return f"/api/rooms/{room_id}/games/{number}"
 
 
+def review_url(room_id: str, number: int) -> str:
+    return f"{game_url(room_id, number)}/review"
+
+
 def pdn_url(room_id: str, number: int) -> str:
     return f"{game_url(room_id, number)}.pdn"
 
@@ -356,6 +360,7 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
                 result=result_out(g),
                 url=game_url(room.id, g.number),
                 pdn_url=pdn_url(room.id, g.number),
+                review_url=review_url(room.id, g.number) if g.reviewed else None,
             )
             for g in games
         ],

@@ -213,11 +213,16 @@ export class BoardView {
   makePiece(piece) {
     const el = document.createElement("div");
     el.className = `piece ${piece.side}${piece.king ? " king" : ""}`;
+    // The figure is what is drawn (the man, a king's crown, the rings that mark it); the
+    // element around it takes the square, so that the figure can leave room for its number.
+    const figure = document.createElement("div");
+    figure.className = "figure";
     const stack = document.createElement("div");
     stack.className = "stack";
     stack.append(use(piece.side === "drums" ? "drum" : "tire"));
-    el.append(stack);
-    if (piece.king) el.append(use("crown", "crown"));
+    figure.append(stack);
+    if (piece.king) figure.append(use("crown", "crown"));
+    el.append(figure);
     el.dataset.side = piece.side;
     el.dataset.king = piece.king ? "1" : "0";
     return el;

@@ -29,15 +29,17 @@ export class ReviewPanel {
     document.getElementById("review-ask").addEventListener("click", () => this.ask());
   }
 
-  /** Follow the review of the game at `url` (null: no finished game is shown). */
-  async show(url) {
-    if (url === this.url) return;
+  /** Follow the review of the game at `url` (null: no finished game is shown). Until one
+   * is `known` to have been asked for, nothing is fetched: the button asks. */
+  async show(url, known = true) {
+    if (url === this.url && (known === this.known || this.review)) return;
     this.url = url;
+    this.known = known;
     this.review = null;
     clearTimeout(this.timer);
     document.getElementById("review-panel").hidden = !url;
     this.draw();
-    if (!url) return;
+    if (!url || !known) return;
     try {
       this.review = await get(url);
     } catch {

@@ -231,6 +231,7 @@ function drawActions() {
   }
   if (!live()) items.push(button(t("Back to the game"), () => goLive()));
   $("actions").replaceChildren(...items);
+  $("actions").hidden = items.length === 0;
 }
 
 /** What the shown position's last move was, in the reader's notation. */
@@ -273,8 +274,10 @@ function drawMoves() {
       ? t("you {mine} – {theirs}", { mine: number(mine(score)), theirs: number(theirs(score)) })
       : `${number(score.creator)} – ${number(score.joiner)}`
     : "";
+  // A seat nobody has taken yet is said to be open, not given its default name.
+  const player = (side) => (seatOf(side)?.taken ? nameEl(nameOf(side)) : el("span", t("open seat")));
   $("players").replaceChildren(
-    el("span", `${SIDE_NAME.drums}: `), nameEl(nameOf("drums")), el("span", ` · ${SIDE_NAME.tires}: `), nameEl(nameOf("tires")),
+    el("span", `${SIDE_NAME.drums}: `), player("drums"), el("span", ` · ${SIDE_NAME.tires}: `), player("tires"),
   );
   $("replay-pos").textContent = live()
     ? (moves.length ? t("move {ply}", { ply: moves.length }) : t("start"))
@@ -326,6 +329,7 @@ function drawDeadlines() {
       : t("Room closes ({length} without a move)", { length }), view.expires_at);
   }
   $("deadlines").replaceChildren(...rows);
+  $("deadlines").hidden = rows.length === 0;
   tick();
 }
 
@@ -361,7 +365,11 @@ function render({ pieces = true } = {}) {
   seatLine($("player-bottom"), bottomSide());
   $("status").textContent = statusText();
   setText("offer", live() ? offerText() : null);
-  $("hint").textContent = hintText();
+  const hint = hintText();
+  $("hint").textContent = hint;
+  // A player's hint comes and goes with the turn: its line stays while the game is on, so
+  // the buttons below keep their place; anyone else's empty hint takes no room.
+  $("hint").hidden = !hint && !(you() && playing());
   drawMoveInput();
   drawActions();
   drawMoves();
@@ -395,7 +403,8 @@ const review = new ReviewPanel({
  * and the Executive's move in the position shown. */
 function drawReview() {
   const number = state.earlier ? state.earlier.number : game().result ? game().number : null;
-  review.show(number ? `/api/rooms/${encodeURIComponent(roomId)}/games/${number}/review` : null);
+  const reviewed = Boolean(state.view.games.find((g) => g.number === number)?.review_url);
+  review.show(number ? `/api/rooms/${encodeURIComponent(roomId)}/games/${number}/review` : null, reviewed);
   const ply = live() ? shown().moves.length : state.replay;
   board.arrow(number ? review.bestAfter(ply) : null);
 }
