@@ -23,6 +23,7 @@ from app.engine import Side
 from app.rooms import errors
 from app.rooms import service as rooms
 from app.rooms.models import (
+    DeclineReason,
     Game,
     GameStatus,
     Offer,
@@ -164,11 +165,20 @@ def apply_move(session: Session, *, task: Task, move: str, ctx: Context) -> bool
 
 def answer_offer(session: Session, *, task: Task, accept: bool, ctx: Context) -> bool:
     """Accept or decline the person's pending draw or rematch offer, as the computer;
-    False if the offer is no longer there (the answer is dropped)."""
+    False if the offer is no longer there (the answer is dropped). A declined draw says
+    why: the computer declines one only when it finds itself clearly ahead (`run_task`);
+    it never declines a rematch."""
     action = OfferAction.ACCEPT if accept else OfferAction.DECLINE
-    answer = rooms.draw_action if task.kind == TaskKind.DRAW else rooms.rematch_action
     try:
-        answer(session, room_id=task.room_id, token=COMPUTER, action=action, ctx=ctx)
+        if task.kind == TaskKind.DRAW:
+            reason = None if accept else DeclineReason.COMPUTER_AHEAD
+            rooms.draw_action(
+                session, room_id=task.room_id, token=COMPUTER, action=action, ctx=ctx, reason=reason
+            )
+        else:
+            rooms.rematch_action(
+                session, room_id=task.room_id, token=COMPUTER, action=action, ctx=ctx
+            )
     except errors.RoomError as exc:
         log_fields(log, "computer answer dropped", room=task.room_id, reason=exc.code)
         return False

@@ -115,6 +115,13 @@ class OfferStatus(enum.StrEnum):
     LAPSED = "lapsed"  # the other player moved, the game ended, or the room closed
 
 
+class DeclineReason(enum.StrEnum):
+    """Why an offer was declined, when the one who declined it gives a reason."""
+
+    # The computer accepts a draw unless a short search finds it clearly ahead.
+    COMPUTER_AHEAD = "computer_ahead"
+
+
 class OfferAction(enum.StrEnum):
     """What a player does about an offer."""
 
@@ -298,6 +305,8 @@ class Offer(Base):
     status: Mapped[OfferStatus] = mapped_column(EnumValue(OfferStatus, 10))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # Why it was declined, when a reason was given (the computer gives one).
+    reason: Mapped[DeclineReason | None] = mapped_column(EnumValue(DeclineReason, 16))
 
 
 class Event(Base):

@@ -28,6 +28,7 @@ from .models import (
     EventKind,
     GameStatus,
     Notification,
+    OfferKind,
     PushSubscription,
     SeatEmail,
     SeatRole,
@@ -114,10 +115,8 @@ def _messages(state: GameState, ctx: Context, tr: Translator, zone: str | None) 
             body = tr._("{name} offers a rematch.", name=name(seat))
             to(seat.other, kind, tr._("Rematch offered"), body)
         elif kind in (EventKind.DRAW_DECLINED, EventKind.REMATCH_DECLINED) and seat:
-            if kind == EventKind.DRAW_DECLINED:
-                body = tr._("{name} declined your draw offer.", name=name(seat))
-            else:
-                body = tr._("{name} declined your rematch offer.", name=name(seat))
+            offer = OfferKind.DRAW if kind == EventKind.DRAW_DECLINED else OfferKind.REMATCH
+            body = texts.declined_text(tr, offer, name(seat), data.get("reason"))
             to(seat.other, kind, tr._("Offer declined"), body)
         elif kind == EventKind.REMATCH_ACCEPTED:
             for role in SeatRole:
@@ -172,8 +171,9 @@ def _messages(state: GameState, ctx: Context, tr: Translator, zone: str | None) 
                 to(role, kind, tr._("Room closed"), f"{why}.")
     for role, note, params in state.notes:
         if note == "conditional_played":
-            title = tr._("Your planned move was played")
-            body = tr._("You replied {move}.", move=params["move"])
+            title = tr._("Your planned reply was played")
+            their = params["their_move"]
+            body = texts.reply_played_text(tr, name(role.other), their, params["move"])
         else:
             title = tr._("Your planned moves were dropped")
             body = texts.dropped_why(tr, params["why"])

@@ -26,6 +26,7 @@ from .models import (
     RoomStatus,
     SeatRole,
 )
+from .state import MoveRecord
 
 PdnResult = Literal["1-0", "0-1", "1/2-1/2", "*"]
 
@@ -159,6 +160,28 @@ def offer_to_answer(offers: Sequence[Offer], kind: OfferKind, by: SeatRole) -> O
     if pending is None or pending.by_seat == by:
         raise errors.NoOffer(f"there is no {kind} offer from your opponent to answer")
     return pending
+
+
+def declined_offer(
+    room: Room, game: Game, offers: Sequence[Offer], moves: Sequence[MoveRecord]
+) -> Offer | None:
+    """The game's last offer if it was declined and is still news to the one who made
+    it: a draw while the game is in progress and its offerer has not moved since; a
+    rematch while the finished room stays open to another."""
+    last = offers[-1] if offers else None
+    if last is None or last.status != OfferStatus.DECLINED or last.resolved_at is None:
+        return None
+    if last.kind == OfferKind.REMATCH:
+        return last if room.status == RoomStatus.FINISHED else None
+    if room.status != RoomStatus.PLAYING or game.status != GameStatus.PLAYING:
+        return None
+    offerer = game.side_of(last.by_seat)
+    for move in reversed(moves):
+        if move.created_at <= last.resolved_at:
+            break
+        if move.side is offerer:
+            return None
+    return last
 
 
 # --- results ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from app.core.errors import Error
 from app.engine import RULE_SETS, Side
 
 from .models import (
+    DeclineReason,
     Ending,
     EventKind,
     GameStatusName,
@@ -380,6 +381,21 @@ class OfferOut(BaseModel):
     created_at: datetime
 
 
+class DeclinedOut(BaseModel):
+    """An offer of the current game that was declined, while it is still news: a draw
+    until its offerer moves again, a rematch while the room stays open to another."""
+
+    kind: OfferKind
+    by_seat: SeatRole = Field(description="The seat that made the offer.")
+    by_side: Side
+    declined_at: datetime
+    reason: DeclineReason | None = Field(
+        default=None,
+        description="Why it was declined, when a reason was given: `computer_ahead`, the "
+        "computer declines a draw only when a short search finds it clearly ahead.",
+    )
+
+
 class GameSummaryOut(BaseModel):
     number: int
     drums_seat: SeatRole
@@ -437,6 +453,9 @@ class RoomView(BaseModel):
     you: YouOut | None
     game: GameOut
     offers: list[OfferOut] = Field(description="Pending offers.")
+    declined: DeclinedOut | None = Field(
+        description="The current game's last offer, if it was declined and is still news."
+    )
     games: list[GameSummaryOut] = Field(
         description="A summary of every game of the room, oldest first (at most "
         "MAX_GAMES_PER_ROOM); each game in full at its `url`."
@@ -471,7 +490,8 @@ EVENT_KINDS: dict[EventKind, str] = {
     "`captured`, `fen`, ...)",
     EventKind.DRAW_OFFERED: "a draw was offered",
     EventKind.DRAW_ACCEPTED: "a draw offer was accepted: the game ends drawn",
-    EventKind.DRAW_DECLINED: "a draw offer was declined",
+    EventKind.DRAW_DECLINED: "a draw offer was declined (`seat`: who declined; `reason` "
+    "when one was given: `computer_ahead`)",
     EventKind.REMATCH_OFFERED: "a rematch was offered after the game",
     EventKind.REMATCH_ACCEPTED: "a rematch was accepted: a new game begins, sides swapped",
     EventKind.REMATCH_DECLINED: "a rematch offer was declined",

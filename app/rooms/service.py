@@ -40,6 +40,7 @@ from app.engine.notation import format_move, format_path
 from . import conditionals, errors, outbox, policy
 from .events import append_event
 from .models import (
+    DeclineReason,
     Ending,
     Event,
     EventKind,
@@ -570,10 +571,12 @@ def _answer_from_plan(session: Session, state: GameState, played: BoardMove, ctx
         return
     reply, rest = found
     conditionals.save(session, game_id=game.id, seat=owner, tree=rest, now=ctx.now)
+    their_move = format_move(state.room.rule_set, played)
     record_move(session, state, seat=owner, move=reply, ctx=ctx, conditional=True)
     last = state.moves[-1]
     text = format_path(state.room.rule_set, last.path, bool(last.captured))
-    state.notes.append((owner.role, "conditional_played", {"move": text}))
+    facts = {"move": text, "their_move": their_move}
+    state.notes.append((owner.role, "conditional_played", facts))
 
 
 def _drop_plan(session: Session, state: GameState, seat: Seat, why: str, ctx: Context) -> None:
@@ -647,14 +650,16 @@ def draw_action(
     action: OfferAction,
     ctx: Context,
     admit: Admission | None = None,
+    reason: DeclineReason | None = None,
 ) -> GameState:
-    """Offer a draw, or accept or decline the other player's offer."""
+    """Offer a draw, or accept or decline the other player's offer (a decline may give
+    its `reason`, told to the one who offered)."""
     with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         seat = state.require_seat()
         state.require_playing()
         if admit is not None:
             admit(state)
-        if _offer_or_answer(session, state, seat, OfferKind.DRAW, action, ctx):
+        if _offer_or_answer(session, state, seat, OfferKind.DRAW, action, ctx, reason):
             append_event(
                 session,
                 state,
@@ -717,9 +722,11 @@ def _offer_or_answer(
     kind: OfferKind,
     action: OfferAction,
     ctx: Context,
+    reason: DeclineReason | None = None,
 ) -> bool:
     """Make an offer, or answer the opponent's pending one; whether it was accepted (the
-    caller then does what was agreed)."""
+    caller then does what was agreed). A decline's `reason` is kept with the offer and
+    its event."""
     game, now = state.game, ctx.now
     if action == OfferAction.OFFER:
         policy.check_new_offer(state.offers, kind, seat.role)
@@ -746,7 +753,11 @@ def _offer_or_answer(
         pending.status = OfferStatus.ACCEPTED
         return True
     pending.status = OfferStatus.DECLINED
-    append_event(session, state, kind=_DECLINED[kind], now=now, game=game.number, seat=seat.role)
+    pending.reason = reason
+    why = {"reason": reason} if reason is not None else {}
+    append_event(
+        session, state, kind=_DECLINED[kind], now=now, game=game.number, seat=seat.role, **why
+    )
     _log(f"{kind}_declined", game, outcome="declined")
     return False
 

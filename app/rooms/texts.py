@@ -13,7 +13,7 @@ from datetime import timedelta
 from app.engine import RULE_SETS, Side
 from app.i18n import N_, Translator
 
-from .models import Ending, Game, GameStatus
+from .models import DeclineReason, Ending, Game, GameStatus, OfferKind
 
 # The rule sets' names and one-line descriptions (the engine's English, translated).
 RULE_SET_NAMES: dict[str, str] = {
@@ -153,3 +153,23 @@ def plan_note(tr: Translator, note: str | None) -> str | None:
         return note
     why = note.removeprefix("Dropped: ").removesuffix(".")
     return tr._("Dropped: {why}.", why=dropped_reason(tr, why))
+
+
+def declined_text(tr: Translator, kind: OfferKind, name: str, reason: str | None) -> str:
+    """What the one who made an offer is told when `name` declined it, with the reason
+    given (a stored `DeclineReason` value), if any."""
+    if kind == OfferKind.REMATCH:
+        return tr._("{name} declined your rematch offer.", name=name)
+    if reason == DeclineReason.COMPUTER_AHEAD:
+        return tr._("{name} declined your draw offer: it finds itself clearly ahead.", name=name)
+    return tr._("{name} declined your draw offer.", name=name)
+
+
+def reply_played_text(tr: Translator, name: str, their_move: str, reply: str) -> str:
+    """What a seat is told when its stored reply followed the opponent's move."""
+    return tr._(
+        "{name} played {their_move}. Your planned reply {reply} was played.",
+        name=name,
+        their_move=their_move,
+        reply=reply,
+    )

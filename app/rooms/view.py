@@ -19,6 +19,7 @@ from .positions import start_text
 from .schemas import (
     ColoursOut,
     ConditionalOut,
+    DeclinedOut,
     DrawOffersLeft,
     GameOut,
     GameRecordOut,
@@ -265,6 +266,19 @@ def terms_out(settings: Settings) -> TermsOut:
     )
 
 
+def declined_out(state: GameState) -> DeclinedOut | None:
+    offer = policy.declined_offer(state.room, state.game, state.offers, state.moves)
+    if offer is None or offer.resolved_at is None:
+        return None
+    return DeclinedOut(
+        kind=offer.kind,
+        by_seat=offer.by_seat,
+        by_side=state.game.side_of(offer.by_seat),
+        declined_at=offer.resolved_at,
+        reason=offer.reason,
+    )
+
+
 def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
     """The whole room as the state's seat (or a spectator, without one) sees it."""
     room, game, moves, games = state.room, state.game, state.moves, state.room.games
@@ -351,6 +365,7 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
             )
             for o in offers
         ],
+        declined=declined_out(state),
         games=[
             GameSummaryOut(
                 number=g.number,

@@ -272,7 +272,12 @@ def test_pending_offers_are_said_to_everyone(browser: Any, server: str) -> None:
     expect(watcher.locator("#offer")).to_have_text("Ana offers a draw.", timeout=WAIT)
     expect(drums.locator("#offer")).to_have_text("You offered a draw.")
     tires.get_by_role("button", name="Decline draw").click()
-    expect(watcher.locator("#offer")).to_be_hidden(timeout=WAIT)
+    expect(watcher.locator("#offer")).to_have_text(
+        "Tires player declined the draw offer.", timeout=WAIT
+    )
+    expect(drums.locator("#offer")).to_have_text(
+        "Tires player declined your draw offer.", timeout=WAIT
+    )
     drums.get_by_role("button", name="Resign").click()
     drums.locator("#confirm-ok").click()
     tires.get_by_role("button", name="Offer a rematch").click(timeout=WAIT)

@@ -184,6 +184,29 @@ def test_a_computer_clearly_ahead_declines_a_draw() -> None:
     assert run_task(behind, 0.2) is True
 
 
+def test_a_draw_the_computer_declines_says_why(client: TestClient) -> None:
+    # The computer (the tires) has three kings against the person's one man.
+    r = client.post(
+        "/api/computer-games",
+        json={"rule_set": "english", "level": "warden", "fen": "B:WK15,K18,K19:B5"},
+    )
+    assert r.status_code == 201, r.text
+    room_id, token = r.json()["room_id"], r.json()["token"]
+    r = client.post(f"/api/rooms/{room_id}/draw", json={"action": "offer"}, headers=auth(token))
+    assert r.status_code == 200, r.text
+    v = wait_for(client, room_id, lambda v: v["declined"] is not None)
+    assert v["status"] == "playing" and v["offers"] == []
+    declined = v["declined"]
+    assert (declined["kind"], declined["by_seat"], declined["reason"]) == (
+        "draw",
+        "creator",
+        "computer_ahead",
+    )
+    events = client.get(f"/api/rooms/{room_id}/events").json()["events"]
+    (event,) = [e for e in events if e["kind"] == "draw_declined"]
+    assert event["data"] == {"game": 1, "seat": "joiner", "reason": "computer_ahead"}
+
+
 def test_a_stale_result_is_dropped(client: TestClient, database: Database) -> None:
     room_id, token = start(client, "tamer")
     open_with_11_15(client, room_id, token)

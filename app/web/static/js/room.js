@@ -171,12 +171,25 @@ function offerText() {
   const view = state.view;
   const me = you();
   const pending = view.offers.find((o) => (o.kind === "draw" ? playing() : view.status === "finished"));
-  if (!pending) return null;
+  if (!pending) return view.declined ? declinedText(view.declined) : null;
   const draw = pending.kind === "draw";
   if (me && pending.by_seat === me.seat) return draw ? t("You offered a draw.") : t("You offered a rematch.");
   if (me) return draw ? t("Your opponent offers a draw.") : t("Your opponent offers a rematch.");
   const name = nameOf(pending.by_side);
   return draw ? t("{name} offers a draw.", { name }) : t("{name} offers a rematch.", { name });
+}
+
+/** An offer declined lately (the view keeps it while it is news), said to each viewer. */
+function declinedText(declined) {
+  const draw = declined.kind === "draw";
+  const name = nameOf(other(declined.by_side)); // the one who declined
+  const me = you();
+  if (me && declined.by_seat !== me.seat) return draw ? t("You declined the draw offer.") : t("You declined the rematch offer.");
+  if (!me) return draw ? t("{name} declined the draw offer.", { name }) : t("{name} declined the rematch offer.", { name });
+  if (!draw) return t("{name} declined your rematch offer.", { name });
+  return declined.reason === "computer_ahead"
+    ? t("{name} declined your draw offer: it finds itself clearly ahead.", { name })
+    : t("{name} declined your draw offer.", { name });
 }
 
 /** The deadline of the viewer's own seat, said to that player. */
@@ -238,7 +251,12 @@ function drawActions() {
 function lastMoveText() {
   const ply = live() ? shown().moves.length : state.replay;
   const m = ply > 0 ? shown().moves[ply - 1] : null;
-  return m ? t("Last move: {side} {move}", { side: SIDE_NAME[m.side], move: notation.move(m) }) : null;
+  if (!m) return null;
+  // The viewer's stored reply, played for them the moment the opponent's move came.
+  if (live() && m.conditional && m.side === you()?.side) {
+    return t("Your planned reply {move} was played.", { move: notation.move(m) });
+  }
+  return t("Last move: {side} {move}", { side: SIDE_NAME[m.side], move: notation.move(m) });
 }
 
 function drawMoves() {
@@ -640,7 +658,10 @@ async function onEvent(event) {
   if (event.kind === "move" && live() && d.game === g.number && d.ply === g.ply + 1) {
     state.selection = [];
     await board.animate(d.path, d.captured, parseFen(d.fen).pieces);
-    announce(t("{side} played {move}", { side: SIDE_NAME[d.side], move: notation.path(d.path, d.captured.length > 0) }));
+    const move = notation.path(d.path, d.captured.length > 0);
+    announce(d.conditional && d.side === you()?.side
+      ? t("Your planned reply {move} was played.", { move })
+      : t("{side} played {move}", { side: SIDE_NAME[d.side], move }));
   }
   scheduleRefresh();
 }
@@ -754,7 +775,11 @@ async function togglePush() {
       await act("push", { ...subscription.toJSON(), time_zone: timeZone() });
     }
   } catch (e) {
-    failed(e);
+    // The service's failures are said by `failed`. The browser's own (no push service, a
+    // worker it refused) come in its words and language: the page says what they mean
+    // instead. Turning off, the seat stops at the server first, so the state line says it.
+    if (e.offline || e.status) failed(e);
+    else if (!pushOn) showError(t("This browser cannot show notifications."));
   } finally {
     toggle.disabled = false;
     await drawPush();
