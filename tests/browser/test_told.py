@@ -111,7 +111,8 @@ def test_a_draw_the_computer_declines_says_why(browser: Any, server: str) -> Non
         RU._("{name} declined your draw offer: it finds itself clearly ahead.", name="Warden"),
         timeout=20_000,
     )
-    expect(page.get_by_role("button", name=RU._("Offer draw ({left} left)", left="2"))).to_be_visible()
+    again = RU._("Offer draw ({left} left)", left="2")
+    expect(page.get_by_role("button", name=again)).to_be_visible()
     _shots(page, "computer-declined")
     assert page.errors == []
     page.context.close()
