@@ -28,10 +28,14 @@ migrate: $(STAMP)
 	$(BIN)/checkers migrate
 
 # The whole suite on the installed (compiled) build, then the engine and computer-player
-# tests again on the pure Python build of the same sources.
+# tests again on the pure Python build of the same sources. The second stage leaves out
+# what would only repeat the first: the slow tests (deep perft, whole endgame tables,
+# long searches: the same source and the same code paths as their short versions, which
+# it runs) and those whose work does not depend on the build (one_build).
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
-	CHECKERS_PURE_PYTHON=1 $(BIN)/python -m pytest -n 2 --dist loadgroup tests/engine tests/ai
+	CHECKERS_PURE_PYTHON=1 $(BIN)/python -m pytest -n 2 --dist loadgroup \
+		-m "not slow and not one_build" tests/engine tests/ai
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -m "not slow"

@@ -14,6 +14,8 @@ import pytest
 from app import build
 
 ROOT = Path(__file__).resolve().parents[2]
+# Each build runs in a process of its own, whichever this one is.
+pytestmark = pytest.mark.one_build
 
 POSITIONS = [
     ("english", None, 8),

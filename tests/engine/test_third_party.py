@@ -156,6 +156,7 @@ def _exports(rule_sets: tuple[str, ...], kinds: tuple[str, ...]) -> list[Exporte
     return [_export(r, k) for r in rule_sets for k in kinds]
 
 
+@pytest.mark.one_build  # the time goes to pydraughts, in its own process
 def test_pydraughts_replays_every_exported_game(pydraughts_python: Path) -> None:
     kinds = {r: KINDS if r in ("russian", "brazilian") else KINDS[:4] for r in PYDRAUGHTS_RULE_SETS}
     games = [_export(r, k) for r in PYDRAUGHTS_RULE_SETS for k in kinds[r]]
@@ -218,6 +219,7 @@ def test_py_draughts_names_the_squares_as_the_notation_does() -> None:
         assert notation.square_number("russian", square) == index + 1
 
 
+@pytest.mark.one_build  # the time goes to pydraughts, in its own process
 def test_pydraughts_drops_moves_that_the_reader_keeps(pydraughts_python: Path) -> None:
     path = DATA / "tinsley.pdn"
     if not path.is_file():
