@@ -27,6 +27,11 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    # Less work for the machine the suite shares: no GPU process, no extensions, shared
+    # memory in a file where /dev/shm is small.
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-extensions",
 ]
 ARTIFACTS = Path(os.environ.get("ARTIFACTS_DIR", Path(__file__).resolve().parents[2] / "artifacts"))
 WAIT = 5000  # ms: live updates arrive well within this
@@ -47,14 +52,21 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
-@pytest.fixture(scope="module")
+# The servers are shared by every browser test of a worker (a start costs seconds of the
+# machine's CPU); each test makes rooms of its own, so none sees another's. All their
+# requests come from one address, so the per-client limits are off: they are tested in
+# tests/security.
+SHARED = {"RATE_LIMIT_ENABLED": "false"}
+
+
+@pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("browser")
-    with serve(f"sqlite:///{tmp}/checkers.sqlite3", log=tmp / "server.log") as base:
+    with serve(f"sqlite:///{tmp}/checkers.sqlite3", log=tmp / "server.log", env=SHARED) as base:
         yield base
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A claim opens 4 s after a turn begins; push endpoints may be on loopback."""
     tmp = tmp_path_factory.mktemp("quick")
@@ -62,6 +74,7 @@ def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "CLAIM_AFTER_SECONDS": "4",
         "EXPIRE_AFTER_SECONDS": "600",
         "PUSH_ALLOW_PRIVATE_HOSTS": "true",
+        **SHARED,
     }
     with serve(f"sqlite:///{tmp}/checkers.sqlite3", log=tmp / "server.log", env=env) as base:
         yield base
