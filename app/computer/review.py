@@ -146,9 +146,10 @@ def request_for_room(
     if game.status != GameStatus.FINISHED:
         raise GameNotFinished("a game is reviewed once it is over")
     admit()
-    return _create(
-        session,
-        lambda: _new(
+
+    def make() -> Review:
+        rooms.mark_reviewed(session, room_id=room.id, number=game.number)
+        return _new(
             session,
             rule_set=room.rule_set,
             start_fen=game.start_fen,
@@ -157,10 +158,9 @@ def request_for_room(
             client=client,
             room_id=room.id,
             game_number=game.number,
-        ),
-        Review.room_id == room_id,
-        Review.game_number == number,
-    )
+        )
+
+    return _create(session, make, Review.room_id == room_id, Review.game_number == number)
 
 
 def request_for_import(

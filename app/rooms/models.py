@@ -21,12 +21,9 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
-    column,
-    exists,
     false,
-    table,
 )
-from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.ai import Level
 from app.core.db import Base, EnumValue, UTCDateTime
@@ -220,10 +217,6 @@ class Seat(Base):
     room: Mapped[Room] = relationship(back_populates="seats")
 
 
-# The computer's reviews of games (app.computer.review), as much as a game knows of them.
-_REVIEWS = table("reviews", column("room_id"), column("game_number"))
-
-
 class Game(Base):
     __tablename__ = "games"
     __table_args__ = (UniqueConstraint("room_id", "number"),)
@@ -256,13 +249,9 @@ class Game(Base):
     # The player to move has been reminded that the claim will open soon (this turn).
     reminded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    # Whether the computer's review of this game has been asked for: read with the game,
-    # in the same query, so that the room view says it at no extra cost.
-    reviewed: Mapped[bool] = column_property(
-        exists()
-        .where(_REVIEWS.c.room_id == room_id, _REVIEWS.c.game_number == number)
-        .correlate_except(_REVIEWS)
-    )
+    # Whether the computer's review of this game has been asked for (set when it is), so
+    # the room view can link the review without reading the computer's tables.
+    reviewed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     def side_of(self, role: SeatRole) -> Side:
         """The colour a seat plays in this game."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from app.ai import Level
@@ -926,6 +926,14 @@ def read_events(session: Session, *, room_id: str, after: int, limit: int) -> Ev
                 for e in events
             ],
         )
+
+
+def mark_reviewed(session: Session, *, room_id: str, number: int) -> None:
+    """Note on a finished game that its review has been asked for, in the transaction
+    that stores the review."""
+    session.execute(
+        update(Game).where(Game.room_id == room_id, Game.number == number).values(reviewed=True)
+    )
 
 
 def read_game(session: Session, *, room_id: str, number: int) -> tuple[Room, Game, list[Move]]:
