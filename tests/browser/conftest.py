@@ -89,6 +89,16 @@ def expiring_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
+@pytest.fixture(autouse=True)
+def _close_pages(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test's pages close when it ends: a room page left open keeps its live stream and
+    its clocks running, and the module's later tests would share the machine with it."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
+
+
 def new_page(browser: Any, width: int = 1280, height: int = 860) -> Any:
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
