@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from .clock import Clock
 from .context import Context
 from .db import Database
+from .proxies import client_key
 from .settings import Settings
 
 
@@ -50,8 +51,9 @@ async def get_token(
 
 
 async def client_address(request: Request) -> str:
-    """The client's validated address (`app.core.proxies`): what limits and shares count."""
-    return request.client.host if request.client else "unknown"
+    """What limits and shares count for this client: its validated address
+    (`app.core.proxies`), an IPv6 address by its /64."""
+    return client_key(request.client.host if request.client else "unknown")
 
 
 async def base_url(request: Request) -> str:

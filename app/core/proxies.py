@@ -4,7 +4,9 @@ A peer's `X-Forwarded-For` is only a claim: any client can send one. It is belie
 from the reverse proxies listed in `TRUSTED_PROXIES` (addresses or networks; none by
 default), and then read from the right, skipping trusted hops, so the client address is
 the first hop no trusted proxy vouches for. Everything downstream (the rate limits, the
-live-stream caps, the computer's queue) keys on `scope["client"]` as set here.
+live-stream caps, the computer's queue) counts `client_key` of `scope["client"]` as set
+here: one client is an IPv4 address, or an IPv6 /64, the least a site or a home line is
+given, so that the addresses of one network do not each get their own share.
 
 The `Host` header builds share links when `PUBLIC_URL` is unset and names the origin the
 page checks compare with, so it is checked against `ALLOWED_HOSTS` (local names by
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -48,6 +51,19 @@ def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
 def _trusted(address: str, networks: Iterable[Network]) -> bool:
     ip = _address(address)
     return ip is not None and any(ip in network for network in networks)
+
+
+@lru_cache(maxsize=4096)
+def client_key(address: str) -> str:
+    """What a per-client limit counts for `address`: an IPv4 address as it is, an IPv6
+    address by its /64 (`2001:db8:1:2::/64`; an IPv4-mapped one as its IPv4 address), and
+    anything that is not an address (a test client's name) as it is."""
+    ip = _address(address)
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip) if ip is not None else address
 
 
 def client_from_forwarded(peer: str, forwarded: list[str], proxies: tuple[Network, ...]) -> str:

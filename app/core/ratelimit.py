@@ -5,7 +5,7 @@ importing PDN (API and page routes alike).
 Counting uses the `limits` library (moving windows) with the storage of
 `RATE_LIMIT_STORAGE`: in memory per process by default, or Redis to share the counts
 between instances. A client is its validated address (`app.core.proxies`: the peer, or
-what a proxy of `TRUSTED_PROXIES` forwarded for).
+what a proxy of `TRUSTED_PROXIES` forwarded for), an IPv6 address counted by its /64.
 Over the limit: 429 with `Retry-After` in seconds, before the request reaches the app,
 so nothing changes.
 """
@@ -23,6 +23,7 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import Storage, storage_from_string
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from .proxies import client_key
 from .responses import send_json
 from .settings import Settings
 
@@ -113,7 +114,7 @@ class RateLimitMiddleware:
             await self.app(scope, receive, send)
             return
         client = scope.get("client")
-        who = client[0] if client else "unknown"
+        who = client_key(client[0] if client else "unknown")
         item = self.items[bucket]
         if await self.limiter.hit(item, bucket, who):
             await self.app(scope, receive, send)

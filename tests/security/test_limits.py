@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from app.core.clock import ManualClock
 from app.core.db import Database
+from app.core.proxies import client_key
 from app.core.settings import Settings
 from app.main import create_app
 
@@ -221,3 +222,29 @@ def test_security_headers_on_every_response(client: TestClient) -> None:
         assert answer.headers["x-content-type-options"] == "nosniff"
     statuses = {answer.status_code for answer in answers.values()}
     assert {200, 201, 401, 403, 404, 405, 409, 413, 422} <= statuses
+
+
+def test_an_ipv6_client_is_counted_by_its_64(limited: Any, snapshot: Snapshot) -> None:
+    """One /64 is one client (a home line or a site gets at least that many addresses):
+    rotating through it spends one share. Another /64, and IPv4, have their own."""
+    one_network = [limited(f"2001:db8:5:6::{n:x}") for n in (1, 2, 0xBEEF)]
+    for client in one_network:
+        assert client.post("/api/rooms", json={"rule_set": "english"}).status_code == 201
+    before = snapshot()
+    _refused(limited("2001:db8:5:6:ffff:ffff:ffff:ffff").post("/api/rooms", json={}))
+    _refused(limited("2001:0db8:0005:0006::9").post("/api/rooms", json={}))  # spelt otherwise
+    assert snapshot() == before
+    assert limited("2001:db8:5:7::1").post("/api/rooms", json={}).status_code == 201
+    # An IPv4 address mapped into IPv6 is that IPv4 client.
+    for _ in range(3):
+        assert limited("192.0.2.7").post("/api/rooms", json={}).status_code == 201
+    _refused(limited("::ffff:192.0.2.7").post("/api/rooms", json={}))
+
+
+def test_client_keys() -> None:
+    assert client_key("203.0.113.9") == "203.0.113.9"
+    assert client_key("2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64"
+    assert client_key("[2001:DB8:1:2::7]") == "2001:db8:1:2::/64"
+    assert client_key("::1") == "::/64"
+    assert client_key("::ffff:198.51.100.1") == "198.51.100.1"
+    assert client_key("testclient") == "testclient"

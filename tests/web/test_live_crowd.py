@@ -175,6 +175,27 @@ def test_streams_are_capped_per_client_and_in_total(live: Any) -> None:
         stream.close()
 
 
+def test_an_ipv6_client_holds_its_streams_by_its_64(live: Any) -> None:
+    """Behind the trusted proxy, viewers from one IPv6 /64 share one client's streams."""
+    base = live(live_streams_per_client=2, trusted_proxies="127.0.0.1")
+    with httpx.Client(base_url=base, timeout=10) as api:
+        room = _post(api, "/api/rooms", rule_set="english")["room_id"]
+    url = f"{base}/api/rooms/{room}/events"
+
+    def stream(address: str) -> Stream:
+        return Stream(url, headers={"X-Forwarded-For": address})
+
+    mine = [stream("2001:db8:7:8::1"), stream("2001:db8:7:8:aaaa::2")]
+    assert [s.status for s in mine] == [200, 200]
+    over = stream("2001:db8:7:8:ffff:ffff:ffff:fffe")
+    assert over.status == 429 and over.answer is not None
+    assert over.answer["code"] == "too_many_streams"
+    other = stream("2001:db8:7:9::1")
+    assert other.status == 200
+    for each in (*mine, other):
+        each.close()
+
+
 def test_an_idle_stream_gets_keep_alive_comments(live: Any) -> None:
     base = live(live_keepalive_seconds=0.3)
     with httpx.Client(base_url=base, timeout=10) as api:
