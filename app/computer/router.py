@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request, Response, status
+from fastapi import APIRouter, Depends, Request, Response, status
 from pydantic import BaseModel, Field
 
 from app.ai import Level
 from app.core.deps import BaseUrlDep, ClientDep, ContextDep, SessionDep
+from app.core.ids import id_path
 from app.core.openapi import refusals
 from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
 from app.engine import Side
@@ -270,7 +271,7 @@ def review_imported_game(
     ctx: ContextDep,
     runner: RunnerDep,
     client: ClientDep,
-    imported_id: str = Path(min_length=1, max_length=64),
+    imported_id: str = id_path("The imported game's id."),
 ) -> Response:
     """Ask the Executive to review an imported game, as for a game of a room."""
     found, new = review.request_for_import(
@@ -290,7 +291,7 @@ def review_imported_game(
     summary="The computer's review of an imported game, as far as it has got",
 )
 def imported_game_review(
-    session: SessionDep, imported_id: str = Path(min_length=1, max_length=64)
+    session: SessionDep, imported_id: str = id_path("The imported game's id.")
 ) -> Response:
     """The review of an imported game as far as it has got."""
     return ModelResponse(review_out(review.read_for_import(session, imported_id=imported_id)))

@@ -9,6 +9,11 @@ a connect or pool timeout, or a statement cancelled by its time limit (SQLAlchem
 `OperationalError`, `InterfaceError`, pool `TimeoutError`) answer 503 with Retry-After.
 The transaction that hit it was rolled back, so nothing half-done is kept and the client
 may retry the same request (moves are idempotent by `expected_ply`).
+
+A value the database refuses to take (SQLAlchemy `DataError`: PostgreSQL refuses a NUL
+byte in any string) came from the client, since the service makes no such value itself:
+422 `unstorable_value`, the transaction rolled back. The requests' validation refuses
+such values first; this is the net under it.
 """
 
 from __future__ import annotations
@@ -142,6 +147,16 @@ def install_error_handlers(app: FastAPI) -> None:
             headers=getattr(exc, "headers", None),
         )
 
+    async def on_unstorable(_request: Request, exc: Exception) -> JSONResponse:
+        log.warning("value refused by the database: %s", type(exc.__cause__ or exc).__name__)
+        return JSONResponse(
+            {
+                "detail": "the request holds a value that cannot be stored",
+                "code": "unstorable_value",
+            },
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+        )
+
     async def on_unavailable(request: Request, exc: Exception) -> JSONResponse:
         log.warning("database unavailable: %s", type(exc).__name__)
         return unavailable_response(request.app.state.settings.retry_after_seconds)
@@ -149,6 +164,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ServiceError, on_refusal)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)
+    app.add_exception_handler(sa_exc.DataError, on_unstorable)
     for error in UNAVAILABLE_ERRORS:
         app.add_exception_handler(error, on_unavailable)
 
@@ -177,6 +193,7 @@ PLAIN_CODES: dict[str, tuple[int, str]] = {
     "validation_error": (422, "The request does not fit its schema; `errors` says where."),
     "http_error": (404, "Refused by HTTP itself: an unknown path (404), a wrong method (405)."),
     "database_unavailable": (503, "The database does not answer; retry after `Retry-After`."),
+    "unstorable_value": (422, "A value the database cannot hold (a NUL byte); nothing changed."),
     "rate_limited": (429, "This client's share of a rate limit is spent; see `retry_after`."),
     "too_large": (413, "The request body is larger than this route accepts."),
     "bad_host": (400, "The Host header names a host this service does not serve."),

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Path, Query, Request, Response, status
+from fastapi import APIRouter, Query, Request, Response, status
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from app.core.deps import ContextDep, DatabaseDep, SessionDep
 from app.core.errors import InvalidInput
+from app.core.ids import id_path
 from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse
 from app.rooms.schemas import RULE_SET_KEYS, ErrorOut
 
@@ -21,7 +22,7 @@ from .view import import_out, imported_game_out
 router = APIRouter(prefix="/api", tags=["imports"])
 
 _REFUSALS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (404, 422)}
-GameId = Path(min_length=1, max_length=64, description="The imported game's id.")
+GameId = id_path("The imported game's id.")
 TEXT_TYPES = ("text/plain", "application/x-pdn", "application/octet-stream")
 
 _BODY: dict[str, Any] = {

@@ -3,7 +3,6 @@ stored, the others reported with where and why; reading and exporting a stored g
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from app.core.context import Context
 from app.core.errors import InvalidInput, NotFound
+from app.core.ids import new_id
 from app.engine import RULE_SETS, Side, pdn, tradition
 from app.engine.pdn import AFTER_ROSTER, ROSTER, GameRecord, PdnError, ReplayReport
 from app.rooms import errors as room_errors
@@ -73,7 +73,7 @@ def import_pdn(
         if not report.ok:
             out.append(Imported(report, None))
             continue
-        game_id = secrets.token_urlsafe(16)
+        game_id = new_id()
         start = report.start
         rows.append(
             {

@@ -26,6 +26,7 @@ from app.core.deps import (
     TokenDep,
     get_token,
 )
+from app.core.ids import id_path
 from app.core.openapi import refusals
 from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
 from app.engine import RULE_SETS, Board, EngineError
@@ -64,7 +65,7 @@ from .view import (
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
-RoomId = Path(min_length=1, max_length=64, description="The room's id from its share URL.")
+RoomId = id_path("The room's id from its share URL.")
 GameNumber = Path(ge=1, le=1_000_000)  # a game of the room, 1 for the first
 
 # A seat action: a token is needed (401) and must open a seat (403); the room must exist
@@ -510,7 +511,7 @@ async def room_events(
     runtime: RuntimeDep,
     ctx: ContextDep,
     client: ClientDep,
-    room_id: str = Path(min_length=1, max_length=64, description="The room's id."),
+    room_id: str = id_path("The room's id."),
     after: int = Query(default=0, ge=0, le=MAX_VERSION, description="Start after this version."),
     limit: int = Query(default=100, ge=1, le=500, description="JSON page size."),
     last_event_id: str = Header(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -103,6 +103,11 @@ class NameIn(Named):
     pass
 
 
+# A push endpoint is a URL: printable ASCII without spaces (anything else, a NUL byte
+# say, is refused before the service or the database sees it).
+Endpoint = Annotated[str, Field(min_length=10, max_length=1024, pattern=r"^[!-~]+$")]
+
+
 class PushKeysIn(_In):
     p256dh: str = Field(min_length=80, max_length=100, description="base64url P-256 point")
     auth: str = Field(min_length=20, max_length=30, description="base64url 16-byte secret")
@@ -111,7 +116,7 @@ class PushKeysIn(_In):
 class PushIn(_In):
     """A browser's PushSubscription (its `toJSON()`, without expirationTime)."""
 
-    endpoint: str = Field(min_length=10, max_length=1024)
+    endpoint: Endpoint
     keys: PushKeysIn
     expirationTime: int | None = None
     time_zone: str | None = Field(
@@ -123,7 +128,7 @@ class PushIn(_In):
 
 
 class PushOffIn(_In):
-    endpoint: str = Field(min_length=10, max_length=1024)
+    endpoint: Endpoint
 
 
 class LineIn(_In):

@@ -6,6 +6,8 @@ import hashlib
 import hmac
 import secrets
 
+from app.core.ids import new_id
+
 from . import errors
 from .models import Room, Seat
 
@@ -48,7 +50,7 @@ def unseal_token(sealed: str, *, room_id: str, key: str) -> str | None:
 
 def new_room_id() -> str:
     """128 random bits, URL-safe: unguessable."""
-    return secrets.token_urlsafe(16)
+    return new_id()
 
 
 class _ComputerCredential(str):

@@ -26,6 +26,7 @@ from app.computer import service as computer
 from app.computer.router import ComputerGameIn
 from app.core.context import Context
 from app.core.deps import BaseUrlDep, ContextDep, SessionDep
+from app.core.ids import is_id
 from app.core.responses import ModelResponse, no_store
 from app.engine import RULE_SETS
 from app.i18n import COOKIE as LANGUAGE_COOKIE
@@ -161,9 +162,12 @@ def room_page(
     ctx: ContextDep,
     base: BaseUrlDep,
     token: TokenFromCookie,
-    room_id: str = RoomId,
+    room_id: str,
 ) -> HTMLResponse:
+    # A page link cut or mangled in copying gets the page that says so, not a refusal.
     try:
+        if not is_id(room_id):
+            raise errors.RoomNotFound("no room with this id")
         state, forget = _seen_here(session, room_id, token, ctx)
     except errors.RoomNotFound:
         return _page(
@@ -198,11 +202,11 @@ def import_page(request: Request) -> HTMLResponse:
 
 
 @router.get("/imported/{game_id}", response_class=HTMLResponse)
-def imported_page(
-    request: Request, session: SessionDep, game_id: str = Path(min_length=1, max_length=64)
-) -> HTMLResponse:
+def imported_page(request: Request, session: SessionDep, game_id: str) -> HTMLResponse:
     """The read-only replay of an imported game."""
     try:
+        if not is_id(game_id):
+            raise imports.ImportedGameNotFound("no imported game with this id")
         game = imports.read_imported(session, game_id=game_id)
     except imports.ImportedGameNotFound:
         tr = current()
