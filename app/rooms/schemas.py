@@ -13,6 +13,7 @@ from pydantic import (
     computed_field,
     field_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from app.ai import Level
 from app.core.errors import Error
@@ -28,7 +29,7 @@ from .models import (
     RoomStatusName,
     SeatRole,
 )
-from .names import clean_name
+from .names import InvalidName, clean_name
 from .policy import PdnResult
 
 # A rule set's key, listed as an enum in the OpenAPI document (an unknown key is still
@@ -57,7 +58,10 @@ class Named(_In):
     @field_validator("name")
     @classmethod
     def _clean(cls, value: str | None) -> str | None:
-        return None if value is None else clean_name(value)
+        try:
+            return None if value is None else clean_name(value)
+        except InvalidName as exc:  # its code is the problem's type, for a page to say it
+            raise PydanticCustomError(exc.code, str(exc)) from None
 
 
 FEN_DESCRIPTION = (

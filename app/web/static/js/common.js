@@ -100,7 +100,10 @@ export function plainError(data) {
       const problem = data.errors?.[0];
       const field = problem?.loc?.at(-1);
       if (field === "name") {
-        if (lang === "en") return String(problem.msg).replace(/^Value error, /, "Name: ");
+        if (lang === "en") return `Name: ${problem.msg}`;
+        if (problem.type === "name_reserved") {
+          return t("That name is a computer opponent's: choose another.");
+        }
         return t("That name cannot be used: at most 24 characters, none of them invisible.");
       }
       if (field === "address") return t("That does not look like an email address.");
