@@ -8,14 +8,21 @@ LANGUAGES := en pt_BR ru es it th
 # The modules mypyc compiles (app/build.py): editing one rebuilds the compiled build.
 COMPILED_SOURCES := $(shell $(PYTHON) app/build.py)
 
-.PHONY: install run test test-fast lint fmt bench egdb migrate clean screenshot lock lock-check i18n
+.PHONY: install run test test-fast lint fmt bench egdb migrate clean screenshot lock lock-check i18n \
+	audit
 
-# The install compiles the hot modules in place with mypyc when a C compiler is found
-# (setup.py); CHECKERS_PURE_PYTHON=1 make install installs the pure build.
-$(STAMP): pyproject.toml setup.py app/build.py $(COMPILED_SOURCES)
+# The install takes every version from the lock files, checked by their hashes: first
+# the build tools, then the service with its dev, test and bench extras, then the project
+# itself with neither resolving nor fetching anything (tests/docs/test_lock.py compares
+# what is installed with the locks). It compiles the hot modules in place with mypyc when
+# a C compiler is found (setup.py); CHECKERS_PURE_PYTHON=1 make install installs the pure
+# build.
+$(STAMP): pyproject.toml setup.py app/build.py requirements-dev.txt requirements-build.txt \
+		$(COMPILED_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,test,bench]'
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements-build.txt
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements-dev.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/pybabel --quiet compile --domain messages --directory $(LOCALES)
 	touch $(STAMP)
 
@@ -68,6 +75,16 @@ lock-check: $(STAMP)
 	for f in requirements.txt requirements-dev.txt requirements-build.txt; do \
 		diff -u $$f .cache/lock/$$f || { echo "$$f does not match pyproject.toml: make lock"; exit 1; }; \
 	done
+
+# Known vulnerabilities in the locked versions, from PyPI's advisory data (pip-audit).
+# Not part of `make test`: it needs the package index, and an advisory published today
+# would fail yesterday's commit. Run it before a release and after `make lock`. When no
+# advisory database answers, it fails and says so rather than reporting nothing.
+audit: $(STAMP)
+	$(BIN)/pip-audit --disable-pip --require-hashes --progress-spinner off --strict $(AUDIT_FLAGS) \
+		-r requirements.txt -r requirements-dev.txt -r requirements-build.txt \
+	|| { echo "make audit: failed: a known vulnerability above, or no advisory database" \
+		"could be reached for every package (pip-audit asks PyPI's JSON API)"; exit 1; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

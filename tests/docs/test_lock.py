@@ -77,3 +77,42 @@ def test_build_lock_pins_the_build_system() -> None:
         _lock("requirements-build.txt"),
         "requirements-build.txt",
     )
+
+
+def test_the_installed_versions_are_the_locked_ones() -> None:
+    """`make install` installs what the locks pin, not the newest versions the ranges
+    allow: every locked package is installed at its pinned version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    locked = {**_lock("requirements-build.txt"), **_lock("requirements-dev.txt")}
+    wrong = {}
+    for name, (pinned, _hashes) in sorted(locked.items()):
+        try:
+            installed = version(name)
+        except PackageNotFoundError:
+            installed = "missing"
+        if installed != pinned:
+            wrong[name] = f"{installed} installed, {pinned} locked"
+    assert wrong == {}, f"not as locked (run `make install`): {wrong}"
+
+
+def test_make_audit_fails_and_says_so_without_an_advisory_database(tmp_path: Path) -> None:
+    """With no advisory database reachable, `make audit` fails with its own sentence
+    instead of reporting no vulnerability."""
+    import os
+    import subprocess
+
+    closed = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9"}
+    done = subprocess.run(
+        # An empty cache (an answer cached earlier would stand in for the database); the
+        # install is taken as done.
+        ["make", "--no-print-directory", "-o", ".venv/.installed", "audit",
+         f"AUDIT_FLAGS=--cache-dir {tmp_path}"],
+        cwd=ROOT,
+        env={**os.environ, **closed},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert done.returncode != 0, done.stdout
+    assert "no advisory database could be reached" in done.stdout + done.stderr
