@@ -11,7 +11,7 @@ import pytest
 from .conftest import WAIT, audit, new_page
 from .test_room_page import _create, _join, _tap
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
 
 
 def test_no_page_has_an_accessibility_violation(browser: Any, server: str, axe_source: str) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from .conftest import new_page
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
 
 
 @pytest.mark.parametrize(

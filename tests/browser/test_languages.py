@@ -20,7 +20,7 @@ from app.rooms.texts import RULE_SET_DESCRIPTIONS, RULE_SET_NAMES
 
 from .conftest import ARTIFACTS, WAIT
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
 
 ROOM = re.compile(r"/r/[\w-]+$")
 

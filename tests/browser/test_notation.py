@@ -18,7 +18,7 @@ import pytest
 
 from .conftest import ARTIFACTS, WAIT, new_page
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
 
 BLACK_FIRST_MOVES = "b6-a5, b6-c5, d6-c5, d6-e5, f6-e5, f6-g5, h6-g5"
 

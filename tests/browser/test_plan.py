@@ -10,7 +10,7 @@ import pytest
 from .conftest import WAIT, new_page
 from .test_room_page import _pair, _tap
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
 
 
 def _tap_plan(page: Any, *squares: int) -> None:

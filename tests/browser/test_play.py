@@ -14,7 +14,7 @@ import pytest
 
 from .conftest import ARTIFACTS, WAIT, new_page
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
 
 
 def _tap(page: Any, *squares: int) -> None:

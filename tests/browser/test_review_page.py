@@ -11,7 +11,7 @@ import pytest
 
 from .conftest import WAIT, new_page
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
 
 BLUNDER_FEN = "B:W13,16,21,29,30:B4,5,10,14,18"  # 14-17 loses two men to 21x14x7
 

@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from .conftest import ARTIFACTS, WAIT, new_page
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
 
 XSS = "<svg onload=alert(1)>"  # 21 characters: a name may be this long
 XSS_LONG = "<img src=x onerror=alert(1)>"  # 28: longer than a name may be

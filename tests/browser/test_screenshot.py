@@ -17,7 +17,7 @@ import pytest
 from .conftest import ARTIFACTS, WAIT
 from .test_room_page import _pair, _tap
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 WIDTH, HEIGHT = 1280, 860

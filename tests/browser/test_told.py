@@ -15,7 +15,7 @@ from app.i18n import translator
 
 from .conftest import ARTIFACTS, WAIT
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
 
 RU = translator("ru")
 ROOM = re.compile(r"/r/[\w-]+$")
