@@ -72,9 +72,10 @@ def create_app(
             from app.core.migrate import upgrade
 
             upgrade(database.url)
-        scheduler = (
+        background = (
             start_background(database, clock, settings) if settings.scheduler_enabled else None
         )
+        scheduler = background.scheduler if background is not None else None
         app.state.scheduler = scheduler
         computer.start(scheduler)
         if freeze_gc:
@@ -84,8 +85,8 @@ def create_app(
             yield
         finally:
             computer.shutdown()
-            if scheduler is not None:
-                scheduler.shutdown(wait=True)
+            if background is not None:
+                background.shutdown()
             await hub.stop()
             await probe.close()
 
@@ -110,7 +111,7 @@ def create_app(
     app.state.health_probe = probe
     computer = ComputerRunner(database, clock, settings)
     app.state.computer = computer
-    hub = Hub(database)
+    hub = Hub(database, coalesce_seconds=settings.live_coalesce_seconds)
     runtime.install(
         app,
         runtime.RoomsRuntime(

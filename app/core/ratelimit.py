@@ -1,6 +1,8 @@
-"""Per-client rate limits on the actions a client could flood: creating rooms, joining,
-moving, claiming forfeits, the other seat actions (draw, resign, rematch), device links and
-importing PDN (API and page routes alike).
+"""Per-client rate limits on every action a client could flood: creating rooms, joining,
+moving, claiming forfeits, the other seat actions (draw, resign, rematch), a seat's
+settings (its name, push, mail, conditional moves), asking for a confirmation mail, device
+links, reviews and importing PDN (API and page routes alike). Of reads, only those of an
+imported game are limited: each replays the whole game.
 
 Counting uses the `limits` library (moving windows) with the storage of
 `RATE_LIMIT_STORAGE`: in memory per process by default, or Redis to share the counts
@@ -43,6 +45,10 @@ def _rule(bucket: str, path: str) -> Rule:
     return Rule(bucket, "POST", re.compile(f"^{path}/?$"))
 
 
+def _reads(bucket: str, path: str) -> tuple[Rule, ...]:
+    return tuple(Rule(bucket, method, re.compile(f"^{path}/?$")) for method in ("GET", "HEAD"))
+
+
 RULES = (
     _rule("create", "/api/rooms"),
     _rule("create", "/api/computer-games"),
@@ -60,10 +66,20 @@ RULES = (
         for prefix in ("/api/rooms", "/r")
         for action in ("draw", "resign", "rematch")
     ),
+    *(
+        _rule("seat", f"{prefix}{_ROOM}/{setting}")
+        for prefix in ("/api/rooms", "/r")
+        for setting in ("name", "push", "push/off", "conditional", "conditional/clear", "email/off")
+    ),
+    _rule("mail", f"/api/rooms{_ROOM}/email"),
+    _rule("mail", f"/r{_ROOM}/email"),
     _rule("links", f"/r{_ROOM}/device-link"),
     _rule("links", f"/r{_ROOM}/continue"),
     _rule("reviews", f"/api/rooms{_ROOM}/games/[0-9]+/review"),
     _rule("reviews", f"/api/imported-games{_ROOM}/review"),
+    # An imported game is replayed for every read (its JSON, its PDN, its page).
+    *_reads("imported_reads", f"/api/imported-games{_ROOM}"),
+    *_reads("imported_reads", f"/imported{_ROOM}"),
 )
 
 
@@ -77,7 +93,10 @@ def limits_of(settings: Settings) -> dict[str, RateLimitItem]:
         "imports": parse(settings.rate_limit_imports),
         "actions": parse(settings.rate_limit_actions),
         "links": parse(settings.rate_limit_links),
+        "seat": parse(settings.rate_limit_seat),
+        "mail": parse(settings.rate_limit_mail),
         "reviews": parse(settings.rate_limit_reviews),
+        "imported_reads": parse(settings.rate_limit_imported_reads),
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from functools import lru_cache
 from typing import Literal
@@ -60,6 +61,16 @@ class Settings(BaseSettings):
     import_max_bytes: int = Field(
         default=512 * 1024, ge=1024, description="Largest PDN import (POST /api/imports)."
     )
+    import_max_games: int = Field(
+        default=1000,
+        ge=1,
+        description="Games one PDN import may hold; a text with more is refused whole (422).",
+    )
+    import_max_plies: int = Field(
+        default=1000,
+        ge=1,
+        description="Plies of an imported game; a longer one is reported, not stored.",
+    )
     log_level: str = Field(default="INFO", description="Python logging level.")
     db_pool_size: int = Field(default=10, ge=1, description="Database connections kept open.")
     db_max_overflow: int = Field(
@@ -89,6 +100,10 @@ class Settings(BaseSettings):
     rate_limit_moves: str = Field(default="120/minute", description="Moves per client.")
     rate_limit_claims: str = Field(default="20/minute", description="Forfeit claims per client.")
     rate_limit_imports: str = Field(default="10/minute", description="PDN imports per client.")
+    rate_limit_imported_reads: str = Field(
+        default="60/minute",
+        description="Reads of imported games per client: the replay page, the JSON, the PDN.",
+    )
     rate_limit_actions: str = Field(
         default="60/minute", description="Draw, resign and rematch actions per client."
     )
@@ -97,6 +112,14 @@ class Settings(BaseSettings):
     )
     rate_limit_links: str = Field(
         default="10/minute", description="Device links made or redeemed per client."
+    )
+    rate_limit_seat: str = Field(
+        default="30/minute",
+        description="Changes to a seat's settings per client: renames, push and mail turned "
+        "off or push on, conditional moves stored or cleared.",
+    )
+    rate_limit_mail: str = Field(
+        default="10/hour", description="Confirmation mails asked for (mail turned on) per client."
     )
     max_games_per_room: int = Field(
         default=50, ge=1, description="Games a room may hold; a rematch past it is refused."
@@ -117,6 +140,13 @@ class Settings(BaseSettings):
     )
     live_stream_seconds: float = Field(
         default=600.0, gt=0, description="A stream ends after this long (the client resumes)."
+    )
+    live_coalesce_seconds: float = Field(
+        default=0.5,
+        ge=0,
+        le=10,
+        description="A room's renames reach its viewers at most once in this long, each "
+        "seat's latest name (0: each at once).",
     )
     http_header_timeout: float = Field(
         default=10.0, gt=0, description="Seconds a client has to send a request's headers."
@@ -175,9 +205,23 @@ class Settings(BaseSettings):
         default="mailto:checkers@localhost",
         description="Contact the push services see in the VAPID claim (mailto: or https:).",
     )
-    push_allow_private_hosts: bool = Field(
+    push_services: str = Field(
+        default="fcm.googleapis.com,push.services.mozilla.com,push.apple.com,notify.windows.com",
+        description="The push services a subscription may name, by host suffix, "
+        "comma-separated (a host matches itself and its subdomains): by default those of "
+        "Chrome and its kin, Firefox, Safari and Edge. The server posts to these alone.",
+    )
+    push_devices_per_seat: int = Field(
+        default=3,
+        ge=1,
+        le=10,
+        description="Push subscriptions a seat keeps; a new one past this replaces the oldest.",
+    )
+    push_allow_loopback_for_tests: bool = Field(
         default=False,
-        description="Accept push endpoints on plain HTTP or private addresses (tests only).",
+        description="Also accept push endpoints on a loopback address (plain HTTP too), and "
+        "push service names that resolve to one: for tests with a local push service, "
+        "never in production.",
     )
     smtp_host: str | None = Field(
         default=None, description="SMTP server for mail notifications; unset: no email at all."
@@ -199,6 +243,20 @@ class Settings(BaseSettings):
     email_confirm_seconds: int = Field(
         default=24 * 3600, ge=60, description="How long a confirmation link works."
     )
+    email_confirm_resend_seconds: int = Field(
+        default=300,
+        ge=0,
+        description="A seat may have a confirmation mailed to the same address again "
+        "after this long.",
+    )
+    email_confirms_per_seat: int = Field(
+        default=5, ge=1, description="Confirmation mails one seat may ask for in a day."
+    )
+    email_confirms_per_address: int = Field(
+        default=3,
+        ge=1,
+        description="Confirmation mails one address may be sent in a day, across the service.",
+    )
     notify_interval_seconds: float = Field(
         default=5.0, gt=0, description="How often due notifications are sent."
     )
@@ -209,7 +267,13 @@ class Settings(BaseSettings):
         default=30.0, gt=0, description="First retry delay; it doubles with each failure."
     )
     notify_timeout_seconds: float = Field(
-        default=10.0, gt=0, description="Time limit of one push or mail delivery."
+        default=5.0,
+        gt=0,
+        description="Time limit of one push or mail delivery, the whole of it (a push's "
+        "name lookup, connection and answer).",
+    )
+    notify_concurrency: int = Field(
+        default=8, ge=1, le=100, description="Pushes and mails sent at once by one sender."
     )
     review_seconds_per_position: float = Field(
         default=0.5, gt=0, le=30, description="The Executive's time on each position it reviews."
@@ -223,14 +287,35 @@ class Settings(BaseSettings):
     computer_queue_max: int = Field(
         default=64, ge=1, description="The computer's replies waiting in all (503 when full)."
     )
+    review_workers: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="Processes that evaluate the positions of computer reviews, apart from "
+        "those of the replies and at a lower priority still.",
+    )
+    review_queue_per_client: int = Field(
+        default=4, ge=1, description="Computer reviews one client may have waiting (429)."
+    )
+    review_queue_max: int = Field(
+        default=32, ge=1, description="Computer reviews waiting in all (503 when full)."
+    )
     retain_days: float | None = Field(
         default=None,
         gt=0,
         description="Finished and expired rooms are deleted this long after their last "
         "activity; unset: kept forever.",
     )
+    import_retain_days: float | None = Field(
+        default=None,
+        gt=0,
+        description="Imported games, with their reviews, are deleted this long after their "
+        "import; unset: RETAIN_DAYS (and kept forever when that is unset too).",
+    )
     retention_batch_size: int = Field(
-        default=100, ge=1, description="Rooms deleted per retention transaction."
+        default=100,
+        ge=1,
+        description="Rooms (or imported games) deleted per retention transaction.",
     )
     bench_endpoints: bool = Field(
         default=False, description="Serve the load benchmark's floor endpoint (never in prod)."
@@ -253,9 +338,28 @@ class Settings(BaseSettings):
         parse_networks(value)  # refuse a malformed list at start-up, naming the entry
         return value
 
+    @field_validator("push_services")
+    @classmethod
+    def _push_hosts(cls, value: str) -> str:
+        """A malformed list is refused at start-up, naming the entry."""
+        for name in value.split(","):
+            name = name.strip().lower()
+            if not re.fullmatch(r"[a-z0-9-]+(\.[a-z0-9-]+)+", name):
+                raise ValueError(f"PUSH_SERVICES: {name!r} is not a host name")
+        return value
+
+    @property
+    def push_service_hosts(self) -> tuple[str, ...]:
+        return tuple(name.strip().lower() for name in self.push_services.split(","))
+
     @property
     def retain(self) -> timedelta | None:
         return timedelta(days=self.retain_days) if self.retain_days is not None else None
+
+    @property
+    def import_retain(self) -> timedelta | None:
+        days = self.import_retain_days if self.import_retain_days is not None else self.retain_days
+        return timedelta(days=days) if days is not None else None
 
     @property
     def claim_after(self) -> timedelta:

@@ -43,15 +43,30 @@ _PENDING = "checkers_live_pending"
 
 @dataclass(frozen=True)
 class Notice:
-    """Room `room_id` reached `version`; `event` is that event as the stream sends it."""
+    """Room `room_id` reached `version`; `event` is that event as the stream sends it.
+
+    A coalesced notice stands for every version from `first` to `version`, all of them
+    events that a later one of the run makes stale (a seat's renames): it carries only
+    the events still news (`kept`, the last one being `event`), and a viewer that had
+    `first - 1` takes it whole."""
 
     room_id: str
     version: int
     event: dict[str, Any] | None = None
+    first: int | None = None  # None: this version alone
+    kept: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def since(self) -> int:
+        """The first version this notice stands for."""
+        return self.version if self.first is None else self.first
 
     @cached_property
     def frame(self) -> bytes:
-        """The event as one Server-Sent Events frame (built once, sent to every viewer)."""
+        """The event(s) as Server-Sent Events frames (built once, sent to every viewer in
+        one write)."""
+        if self.kept:
+            return b"".join(sse_frame(event) for event in self.kept)
         assert self.event is not None
         return sse_frame(self.event)
 

@@ -14,6 +14,12 @@ reordered notice can delay an event, never drop it), and on (re)connecting.
 The hub also counts the open streams, per client address and in all, so that a crowd
 (or one client opening streams in a loop) meets a clear 429 or 503 with `Retry-After`
 instead of exhausting the process's connections.
+
+A storm of renames reaches the viewers as at most one write per room every
+`LIVE_COALESCE_SECONDS`: the first goes at once, those after it within the interval are
+held and go together, each seat's latest name alone, as one notice standing for all their
+versions (`Notice.first`). Anything else of the room sends what is held first, so the
+order stays the record's. The record itself keeps every rename.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from app.core.settings import Settings
 
 from . import errors
 from .events import CHANNEL, Answering, Notice, answering, decode, local_notices, sse_frame
+from .models import EventKind
 from .service import read_events
 
 log = logging.getLogger("checkers.live")
@@ -50,6 +57,40 @@ SERVER_SEND = "checkers.server_send"  # the scope's key of the server's own `sen
 
 # Writes one frame to a client now: None once written, else what to await for the rest.
 Outlet = Callable[[bytes], asyncio.Future[None] | None]
+
+# Events that only restate a seat's setting: a later one of the same seat makes an earlier
+# one stale, so a viewer need not see each of a storm of them.
+RESTATED: frozenset[str] = frozenset({EventKind.RENAMED.value})
+
+
+def _restated(notice: Notice) -> tuple[str, object] | None:
+    """What a later notice must restate for this one to be stale; None: never stale."""
+    event = notice.event
+    if event is None or notice.first is not None or event.get("kind") not in RESTATED:
+        return None
+    return str(event["kind"]), event.get("data", {}).get("seat")
+
+
+def coalesce(notices: list[Notice]) -> list[Notice]:
+    """Held notices of one room as few notices: each run of consecutive versions becomes
+    one, keeping the latest event of each seat (a run stops at a gap, since a version
+    missing here may be anything)."""
+    runs: list[list[Notice]] = []
+    for notice in sorted(notices, key=lambda n: n.version):
+        if runs and notice.version == runs[-1][-1].version + 1:
+            runs[-1].append(notice)
+        else:
+            runs.append([notice])
+    merged = []
+    for run in runs:
+        if len(run) == 1:
+            merged.append(run[0])
+            continue
+        latest = {_restated(notice): notice for notice in run}
+        kept = tuple(n.event for n in run if latest[_restated(n)] is n and n.event is not None)
+        last = run[-1]
+        merged.append(Notice(last.room_id, last.version, last.event, run[0].version, kept))
+    return merged
 
 
 class _SwitchSooner:
@@ -113,7 +154,7 @@ class Subscription:
         """The fan-out's hand-over: written now if it is the next event and the stream is
         parked, else queued for the stream."""
         outlet = self.outlet
-        if outlet is not None and notice.event is not None and notice.version == self.last + 1:
+        if outlet is not None and notice.event is not None and notice.since == self.last + 1:
             self.last = notice.version
             self.wrote(now)
             self.pending = outlet(notice.frame)
@@ -185,8 +226,12 @@ class Subscription:
 class Hub:
     """The process's fan-out of room events to its open streams."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, *, coalesce_seconds: float = 0.0) -> None:
         self.database = database
+        self.coalesce_seconds = coalesce_seconds
+        self._held: dict[str, list[Notice]] = {}  # renames waiting for their room's turn
+        self._quiet_until: dict[str, float] = {}  # when a room may have its next rename out
+        self._flushes: dict[str, asyncio.TimerHandle] = {}
         self._rooms: dict[str, set[Subscription]] = {}
         self._streams: Counter[str] = Counter()  # open streams per client address
         self._outbox: deque[Notice] = deque()
@@ -246,12 +291,48 @@ class Hub:
             subs.discard(sub)
             if not subs:
                 del self._rooms[sub.room_id]
+                self._release(sub.room_id)
+                self._quiet_until.pop(sub.room_id, None)
 
     def dispatch(self, notice: Notice) -> None:
-        """Hand `notice` to the streams of its room (on the hub's event loop), in order,
-        a slice of streams per turn of the loop: the answer to the move that made the
-        event, and every other request, go out between the slices instead of after a
-        thousand viewers."""
+        """Hand `notice` to the streams of its room (on the hub's event loop), in order;
+        a rename may wait for its room's turn (`LIVE_COALESCE_SECONDS`)."""
+        room = notice.room_id
+        if self.coalesce_seconds > 0 and room in self._rooms and _restated(notice):
+            now = asyncio.get_running_loop().time()
+            held = self._held.get(room)
+            if held is None and now >= self._quiet_until.get(room, 0.0):
+                self._quiet_until[room] = now + self.coalesce_seconds
+                self._send(notice)
+            elif held is None:
+                self._held[room] = [notice]
+                self._flushes[room] = asyncio.get_running_loop().call_at(
+                    self._quiet_until[room], self._flush, room
+                )
+            else:
+                held.append(notice)
+            return
+        self._release(room)  # what is held is older: it goes first
+        self._send(notice)
+
+    def _flush(self, room: str) -> None:
+        """The room's turn: what it holds goes out, and the next rename waits again."""
+        self._flushes.pop(room, None)
+        if self._held.get(room):
+            self._quiet_until[room] = asyncio.get_running_loop().time() + self.coalesce_seconds
+        self._release(room)
+
+    def _release(self, room: str) -> None:
+        handle = self._flushes.pop(room, None)
+        if handle is not None:
+            handle.cancel()
+        for notice in coalesce(self._held.pop(room, [])):
+            self._send(notice)
+
+    def _send(self, notice: Notice) -> None:
+        """Fan `notice` out, a slice of streams per turn of the loop: the answer to the
+        move that made the event, and every other request, go out between the slices
+        instead of after a thousand viewers."""
         self._outbox.append(notice)
         if self._fanout is None or self._fanout.done():
             self._fanout = asyncio.get_running_loop().create_task(self._fan_out())
@@ -331,6 +412,11 @@ class Hub:
             delay = min(delay * 2, 10.0)
 
     async def stop(self) -> None:
+        for handle in self._flushes.values():
+            handle.cancel()
+        self._flushes.clear()
+        self._held.clear()
+        self._quiet_until.clear()
         for task in (self._fanout, self._ticker):
             if task is not None:
                 task.cancel()
@@ -437,7 +523,7 @@ async def stream(
             for notice in sorted(notices, key=lambda n: n.version):
                 if resync or notice.version <= sub.last:
                     continue
-                if notice.event is not None and notice.version == sub.last + 1:
+                if notice.event is not None and notice.since == sub.last + 1:
                     sub.last = notice.version
                     yield notice.frame
                 else:

@@ -7,13 +7,19 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
+from app.computer.router import router as computer_router
 from app.core.clock import ManualClock
 from app.core.db import Database
 from app.core.proxies import client_key
+from app.core.ratelimit import is_limited
 from app.core.settings import Settings
 from app.main import create_app
+from app.notify.router import router as notify_router
+from app.rooms.router import router as rooms_router
+from app.web.router import router as web_router
 
 Snapshot = Callable[[], dict[str, list[tuple[Any, ...]]]]
 LIMITS = {
@@ -24,6 +30,8 @@ LIMITS = {
     "rate_limit_claims": "2/minute",
     "rate_limit_actions": "3/minute",
     "rate_limit_links": "2/minute",
+    "rate_limit_seat": "4/minute",
+    "rate_limit_mail": "2/minute",
 }
 SAME_ORIGIN = {"Origin": "http://testserver"}
 
@@ -148,6 +156,74 @@ def test_draw_resign_rematch_and_device_links_are_limited_per_client(
         carol.post(f"/r/{page['room_id']}/continue", json={"secret": "x" * 43}, headers=SAME_ORIGIN)
     )
     assert snapshot() == before
+
+
+def test_a_seats_settings_are_limited_per_client(limited: Any, snapshot: Snapshot) -> None:
+    """870 renames from one address once reached 500 viewers as 432,500 frames and took
+    SQLite's write lock 176 times a second: renaming, push on and off, conditional moves
+    stored and cleared and mail off are limited like the other seat actions, on the API
+    and on the page endpoints."""
+    alice, bob = limited("10.0.3.1"), limited("10.0.3.2")
+    room = alice.post("/api/rooms", json={"rule_set": "english"}).json()
+    base, page = f"/api/rooms/{room['room_id']}", f"/r/{room['room_id']}"
+    drums = {"Authorization": f"Bearer {room['token']}"}
+    renames = [
+        alice.post(f"{base}/name", json={"name": f"Ann {n}"}, headers=drums) for n in range(4)
+    ]
+    assert [r.status_code for r in renames] == [200] * 4
+    before = snapshot()
+    settings: list[tuple[str, Any]] = [
+        ("name", {"name": "Storm"}),
+        ("push", {"endpoint": "https://push.example/x", "keys": {"p256dh": "x", "auth": "x"}}),
+        ("push/off", {"endpoint": "https://push.example/x"}),
+        ("conditional", {"lines": []}),
+        ("conditional/clear", None),
+        ("email/off", None),
+    ]
+    for path, body in settings:
+        _refused(alice.post(f"{base}/{path}", json=body, headers=drums))
+        _refused(alice.post(f"{page}/{path}", json=body, headers=SAME_ORIGIN))
+    assert snapshot() == before
+    assert alice.get(base).json()["seats"][0]["name"] == "Ann 3"
+    # Another client's share is its own.
+    answer = bob.post(f"{base}/name", json={"name": "Bo"}, headers=drums)
+    assert answer.status_code == 200 and answer.json()["seats"][0]["name"] == "Bo"
+
+
+def test_asking_for_confirmation_mails_is_limited_per_client(limited: Any) -> None:
+    """Every request counts, whatever its answer (here the service sends no mail: 409)."""
+    carol = limited("10.0.3.3")
+    room = carol.post("/api/rooms", json={"rule_set": "english"}).json()
+    drums = {"Authorization": f"Bearer {room['token']}"}
+    url = f"/api/rooms/{room['room_id']}/email"
+    asked = [carol.post(url, json={"address": "a@example.org"}, headers=drums) for _ in range(2)]
+    assert [a.json()["code"] for a in asked] == ["email_unavailable"] * 2
+    _refused(carol.post(url, json={"address": "a@example.org"}, headers=drums))
+    _refused(
+        carol.post(
+            f"/r/{room['room_id']}/email", json={"address": "a@example.org"}, headers=SAME_ORIGIN
+        )
+    )
+
+
+def test_every_action_on_a_room_is_limited() -> None:
+    """No route that changes a room, on the API or the pages, is left out of the limits."""
+    routers = (rooms_router, notify_router, web_router, computer_router)
+    actions = {
+        (method, route.path)
+        for router in routers
+        for route in router.routes
+        if isinstance(route, APIRoute) and "{room_id}" in route.path
+        for method in route.methods - {"GET", "HEAD"}
+    }
+    assert len(actions) >= 29
+    # A route template's `{number}` stands for the digits the rule matches.
+    unlimited = {
+        (method, path)
+        for method, path in actions
+        if not is_limited(method, path.replace("{number}", "1"))
+    }
+    assert unlimited == set()
 
 
 def test_request_bodies_are_capped(client: TestClient, settings: Settings) -> None:

@@ -11,6 +11,7 @@ server in a thread, so the test can count the app's statements):
 from __future__ import annotations
 
 import asyncio
+import json
 import queue
 import sys
 import threading
@@ -27,6 +28,8 @@ from app.core.clock import ManualClock
 from app.core.db import Database
 from app.core.settings import Settings
 from app.main import create_app
+from app.rooms.events import Notice
+from app.rooms.live import coalesce
 from tests.web.servers import serve_app
 
 pytestmark = pytest.mark.xdist_group("live")
@@ -337,3 +340,113 @@ def test_a_viewer_whose_socket_is_full_holds_up_no_one(
             await slow.close()
 
     asyncio.run(play())
+
+
+def _events_of(frame: bytes) -> list[dict[str, Any]]:
+    return [
+        json.loads(line[6:]) for line in frame.decode().splitlines() if line.startswith("data: ")
+    ]
+
+
+def test_a_rename_storm_reaches_viewers_coalesced(
+    database: Database, clock: ManualClock, settings: Settings
+) -> None:
+    """870 renames once reached 500 viewers as 432,500 frames. A viewer gets a room's
+    renames in at most one write per LIVE_COALESCE_SECONDS, with each seat's latest name
+    only, in order with the room's other events and without reading the record (which
+    keeps every rename)."""
+    interval, renames = 0.3, 40
+    app = create_app(
+        settings.model_copy(update={"live_coalesce_seconds": interval}),
+        clock=clock,
+        database=database,
+    )
+    reads: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if "FROM events" in statement:
+            reads.append(statement)
+
+    async def play() -> None:
+        loop = asyncio.get_running_loop()
+        transport = httpx.ASGITransport(app=app)
+        async with (
+            app.router.lifespan_context(app),
+            httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as api,
+        ):
+            created = (await api.post("/api/rooms", json={"rule_set": "english"})).json()
+            room = created["room_id"]
+            joined = (await api.post(f"/api/rooms/{room}/join")).json()
+            seats = [("drums", created["token"]), ("tires", joined["token"])]
+            viewers = [AsgiViewer(app, room, f"127.0.0.{n}") for n in (2, 3, 4)]
+            for viewer in viewers:
+                assert await viewer.until(2) == [1, 2]
+            event.listen(database.engine, "before_cursor_execute", count)
+            started = loop.time()
+            for n in range(renames):
+                side, token = seats[n % 2]
+                answer = await api.post(
+                    f"/api/rooms/{room}/name",
+                    json={"name": f"{side} {n}"},
+                    headers={"Authorization": f"Bearer {token}"},
+                )
+                assert answer.status_code == 200, answer.text
+            storm = loop.time() - started
+            answer = await api.post(
+                f"/api/rooms/{room}/moves",
+                json={"move": "11-15", "expected_ply": 0},
+                headers={"Authorization": f"Bearer {created['token']}"},
+            )
+            assert answer.status_code == 200, answer.text
+            last = 3 + renames  # the move's version
+            for viewer in viewers:
+                async with asyncio.timeout(5):
+                    while last not in viewer.ids():
+                        viewer.arrived.clear()
+                        await viewer.arrived.wait()
+            event.remove(database.engine, "before_cursor_execute", count)
+            for viewer in viewers:
+                ids = viewer.ids()
+                assert ids == sorted(set(ids)) and ids[:2] == [1, 2] and ids[-1] == last
+                writes = [_events_of(frame) for frame in viewer.frames[2:]]
+                renamed = [w for w in writes if any(e["kind"] == "renamed" for e in w)]
+                assert len(renamed) <= storm / interval + 2, (len(renamed), storm)
+                assert len(renamed) < renames / 4
+                for write in renamed:  # each seat at most once a write
+                    seats_named = [e["data"]["seat"] for e in write]
+                    assert len(seats_named) == len(set(seats_named))
+                names = {e["data"]["seat"]: e["data"]["name"] for w in renamed for e in w}
+                assert names == {
+                    "creator": f"drums {renames - 2}",
+                    "joiner": f"tires {renames - 1}",
+                }
+                assert writes[-1][-1]["kind"] == "move"
+            record = (await api.get(f"/api/rooms/{room}/events", params={"limit": 500})).json()
+            kinds = [e["kind"] for e in record["events"]]
+            assert kinds.count("renamed") == renames and len(kinds) == last
+            for viewer in viewers:
+                await viewer.close()
+
+    asyncio.run(play())
+    assert reads == [], f"{len(reads)} reads of the event record by the streams"
+
+
+def test_held_renames_merge_only_across_consecutive_versions() -> None:
+    """A version missing from what is held may be any event: a merged notice never
+    stands for it, so a viewer that lacks it reads the record instead of skipping it."""
+
+    def renamed(version: int, seat: str) -> Notice:
+        data = {"seat": seat, "name": f"{seat} {version}"}
+        return Notice("r", version, {"version": version, "kind": "renamed", "data": data})
+
+    held = [
+        renamed(4, "creator"),
+        renamed(3, "creator"),
+        renamed(5, "joiner"),
+        renamed(7, "joiner"),
+    ]
+    first, second = coalesce(held)
+    assert (first.since, first.version) == (3, 5)
+    assert [e["version"] for e in first.kept] == [4, 5]  # the creator's 3 is stale
+    assert first.frame.count(b"id: ") == 2
+    assert (second.since, second.version, second.kept) == (7, 7, ())
