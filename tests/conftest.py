@@ -38,10 +38,12 @@ os.environ["CHECKERS_EGDB_DIR"] = tempfile.mkdtemp(prefix="checkers-test-egdb-")
 atexit.register(shutil.rmtree, os.environ["CHECKERS_EGDB_DIR"], True)
 
 TABLES = (
+    "review_positions",
     "reviews",
     "conditional_lines",
     "imported_games",
     "notifications",
+    "confirmation_mails",
     "push_subscriptions",
     "seat_emails",
     "seat_transfers",

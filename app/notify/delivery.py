@@ -3,16 +3,23 @@
 A sender claims a batch in a short transaction: the rows are locked with `FOR UPDATE SKIP
 LOCKED` on PostgreSQL (SQLite's write lock serialises claims), and each is leased by
 moving its `due_at` a lease ahead, so no other sender (instance, restart) takes it while
-it is being sent. The push or mail goes out with no transaction open, and the outcome is
+it is being sent. The pushes and mails of a batch go out together, a bounded number at
+once and each within its time limit, with no transaction open, and the outcomes are
 recorded: sent; retried later with a doubling delay; dropped when the push service says
-the subscription is gone (404/410) or the address was unsubscribed; failed after the last
-attempt. A sender that dies mid-send leaves its lease to run out, after which the row is
-sent again: the Topic header and the notification's tag let the device show it once.
+the subscription is gone (404/410), its endpoint is no longer accepted, or the address was
+unsubscribed; failed when the push service refuses it (another 4xx, a redirect, an
+address the server may not reach) or after the last attempt. A sender that dies or stops
+mid-send leaves its lease to run out, after which the row is sent again: the Topic header
+and the notification's tag let the device show it once.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -24,15 +31,16 @@ from sqlalchemy.orm import Session
 from app.core.clock import Clock
 from app.core.context import Context
 from app.core.db import Database
+from app.core.errors import InvalidInput
 from app.core.jobs import add_periodic
 from app.core.logging import log_fields
 from app.core.settings import Settings
 from app.i18n import DEFAULT, translator
-from app.rooms import subscriptions
+from app.rooms import confirmations, subscriptions
 from app.rooms.models import Channel, Delivery, Notification, PushSubscription, SeatEmail
 
 from . import push
-from .mail import MailError, send_mail
+from .mail import MailError, confirmation_mail, send_mail
 
 log = logging.getLogger("checkers.notify")
 
@@ -52,6 +60,7 @@ class Claimed:
     subscription_id: int | None
     subscription: dict[str, Any] | None  # endpoint and keys, for push
     email_id: int | None
+    kind: str
     address: str | None
     base_url: str | None
 
@@ -94,7 +103,13 @@ def claim(session: Session, ctx: Context, limit: int = BATCH) -> list[Claimed]:
                         if sub is not None
                         else None
                     ),
-                    email_id=email.id if email is not None and email.confirmed_at else None,
+                    email_id=(
+                        email.id
+                        if email is not None
+                        and (email.confirmed_at or note.kind == confirmations.CONFIRMATION)
+                        else None
+                    ),
+                    kind=note.kind,
                     address=email.address if email is not None and email.confirmed_at else None,
                     base_url=email.base_url if email is not None else None,
                 )
@@ -147,88 +162,211 @@ def _mail_text(session: Session, item: Claimed, ctx: Context) -> tuple[str, str]
     return text, unsubscribe
 
 
-def deliver(session: Session, item: Claimed, ctx: Context) -> Delivery | None:
-    """Send one claimed notification and record the outcome (None: to be retried)."""
+Result = tuple[push.Outcome, str | None]
+Send = Callable[[], Awaitable[Result]]
+
+
+def _prepare(
+    session: Session, item: Claimed, ctx: Context, network: push.Network
+) -> Send | Delivery:
+    """What sending `item` takes (read now, in the sender's thread), or, when there is
+    nothing to send, the outcome recorded."""
     settings = ctx.settings
     if item.channel == Channel.PUSH:
         if item.subscription is None:  # the subscription went away meanwhile
             _finish(session, item.id, ctx, Delivery.DROPPED)
             return Delivery.DROPPED
-        keys = push.vapid_keys(session, ctx)
-        outcome, error = push.send(
-            keys,
-            item.subscription,
-            item.payload,
-            subject=settings.vapid_subject,
-            timeout=settings.notify_timeout_seconds,
-        )
-        if outcome is push.Outcome.SENT:
-            _finish(session, item.id, ctx, Delivery.SENT)
-            return Delivery.SENT
-        if outcome is push.Outcome.GONE:
+        try:
+            endpoint = subscriptions.check_endpoint(item.subscription["endpoint"], settings)
+        except InvalidInput as exc:  # stored before the rule, or the rule has changed
             assert item.subscription_id is not None
-            _finish(session, item.id, ctx, Delivery.DROPPED, error)
             subscriptions.drop_push(
                 session, subscription_id=item.subscription_id, room_id=item.room_id, ctx=ctx
             )
+            _finish(session, item.id, ctx, Delivery.DROPPED, exc.message)
             return Delivery.DROPPED
-        if outcome is push.Outcome.REFUSED:
-            _finish(session, item.id, ctx, Delivery.FAILED, error)
-            return Delivery.FAILED
-        _retry(session, item, ctx, error or "push failed")
-        return None
-    if item.address is None:  # unsubscribed or replaced meanwhile
-        _finish(session, item.id, ctx, Delivery.DROPPED)
-        return Delivery.DROPPED
-    text, unsubscribe = _mail_text(session, item, ctx)
-    try:
+        keys, subscription = push.vapid_keys(session, ctx), item.subscription
+        return lambda: push.send(
+            keys, endpoint, subscription, item.payload, settings=settings, network=network
+        )
+    if item.kind == confirmations.CONFIRMATION:  # to an address not confirmed yet
+        nonce = str(item.payload.get("nonce", ""))
+        found = confirmations.confirmation_to_send(session, nonce=nonce, ctx=ctx)
+        if found is None:  # replaced by a newer request, confirmed, forgotten or expired
+            _finish(session, item.id, ctx, Delivery.DROPPED)
+            return Delivery.DROPPED
+        subject, text = confirmation_mail(found, ctx.now)
+        address, unsubscribe = found.address, None
+    else:
+        if item.address is None:  # unsubscribed or replaced meanwhile
+            _finish(session, item.id, ctx, Delivery.DROPPED)
+            return Delivery.DROPPED
+        text, unsubscribe = _mail_text(session, item, ctx)
+        subject, address = str(item.payload["title"]), item.address
+
+    def mail() -> None:
         send_mail(
             settings,
-            to=item.address,
-            subject=str(item.payload["title"]),
+            to=address,
+            subject=subject,
             text=text,
             unsubscribe=unsubscribe,
             message_id=f"<notification-{item.id}@checkers>",
         )
-    except MailError as exc:
-        _retry(session, item, ctx, str(exc))
-        return None
-    _finish(session, item.id, ctx, Delivery.SENT)
-    return Delivery.SENT
+
+    async def send() -> Result:
+        try:
+            await push.in_thread(mail)
+        except MailError as exc:
+            return push.Outcome.RETRY, str(exc)
+        return push.Outcome.SENT, None
+
+    return send
 
 
-def deliver_due(database: Database, clock: Clock, settings: Settings) -> int:
+def _record(session: Session, item: Claimed, result: Result, ctx: Context) -> Delivery | None:
+    """Keep the outcome of a send (None: to be retried)."""
+    outcome, error = result
+    if outcome is push.Outcome.SENT:
+        _finish(session, item.id, ctx, Delivery.SENT)
+        return Delivery.SENT
+    if outcome is push.Outcome.GONE:
+        assert item.subscription_id is not None
+        _finish(session, item.id, ctx, Delivery.DROPPED, error)
+        subscriptions.drop_push(
+            session, subscription_id=item.subscription_id, room_id=item.room_id, ctx=ctx
+        )
+        return Delivery.DROPPED
+    if outcome is push.Outcome.REFUSED:
+        _finish(session, item.id, ctx, Delivery.FAILED, error)
+        return Delivery.FAILED
+    _retry(session, item, ctx, error or "delivery failed")
+    return None
+
+
+class Sender:
+    """Sends the due notifications, batch by batch, `NOTIFY_CONCURRENCY` at a time, each
+    within `NOTIFY_TIMEOUT_SECONDS` all told: a push service that answers slowly or never
+    holds one place of the pool for that long and delays no one else's message.
+
+    `stop()` (from any thread: the server shutting down) ends a run at once. What was
+    sent is recorded; a send cut short keeps its lease and goes again once it runs out
+    (the device shows a message it may have had already once, by its tag)."""
+
+    def __init__(
+        self,
+        database: Database,
+        clock: Clock,
+        settings: Settings,
+        network: push.Network | None = None,
+    ) -> None:
+        self.database, self.clock, self.settings = database, clock, settings
+        self.network = network or push.Network()
+        self._lock = threading.Lock()
+        self._stopped = False
+        self._running: tuple[asyncio.AbstractEventLoop, asyncio.Task[None]] | None = None
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            if self._running is not None:
+                loop, task = self._running
+                with contextlib.suppress(RuntimeError):  # the loop has just closed
+                    loop.call_soon_threadsafe(task.cancel)
+
+    def run(self) -> int:
+        """Send every notification due now; returns how many were handled."""
+        total = 0
+        while not self._stopped:
+            ctx = Context(self.clock.now(), self.settings)
+            with self.database.session() as session:
+                batch = claim(session, ctx)
+                self._send_batch(session, batch, ctx)
+            total += len(batch)
+            if len(batch) < BATCH:
+                break
+        return total
+
+    def _send_batch(self, session: Session, batch: list[Claimed], ctx: Context) -> None:
+        # One queue per device or address, in the order the notifications fell due: a
+        # device gets its messages in turn (the latest of a tag is the one it keeps).
+        queues: dict[tuple[Channel, int | None], list[tuple[int, Send]]] = {}
+        for item in batch:
+            prepared = _prepare(session, item, ctx, self.network)
+            if isinstance(prepared, Delivery):
+                self._log(item, prepared)
+            else:
+                to = item.subscription_id if item.channel == Channel.PUSH else item.email_id
+                queues.setdefault((item.channel, to), []).append((item.id, prepared))
+        results: dict[int, Result] = {}
+        if queues:
+            self._send_all(list(queues.values()), results)
+        for item in batch:
+            if item.id in results:
+                self._log(item, _record(session, item, results[item.id], ctx))
+
+    def _send_all(self, queues: list[list[tuple[int, Send]]], results: dict[int, Result]) -> None:
+        """Run the queues side by side, filling `results` as each send ends."""
+        limit = asyncio.Semaphore(self.settings.notify_concurrency)
+        timeout = self.settings.notify_timeout_seconds
+
+        async def one(note_id: int, send: Send) -> None:
+            async with limit:
+                try:
+                    async with asyncio.timeout(timeout):
+                        results[note_id] = await send()
+                except TimeoutError:
+                    results[note_id] = (push.Outcome.RETRY, f"no answer within {timeout:g} s")
+
+        async def in_turn(queue: list[tuple[int, Send]]) -> None:
+            for note_id, send in queue:
+                await one(note_id, send)
+
+        async def all_of_them() -> None:
+            await asyncio.gather(*(in_turn(queue) for queue in queues))
+
+        with asyncio.Runner() as runner:
+            loop = runner.get_loop()
+            task = loop.create_task(all_of_them())
+            with self._lock:
+                if self._stopped:
+                    task.cancel()
+                self._running = (loop, task)
+            try:
+                runner.run(_wait(task))
+            finally:
+                with self._lock:
+                    self._running = None
+
+    @staticmethod
+    def _log(item: Claimed, outcome: Delivery | None) -> None:
+        log_fields(
+            log,
+            "notification",
+            room=item.room_id,
+            channel=item.channel,
+            attempt=item.attempts,
+            outcome=outcome.value if outcome else "retry",
+        )
+
+
+async def _wait(task: asyncio.Task[None]) -> None:
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+def deliver_due(
+    database: Database, clock: Clock, settings: Settings, network: push.Network | None = None
+) -> int:
     """Send every notification due now, batch by batch; returns how many were handled."""
-    total = 0
-    while True:
-        ctx = Context(clock.now(), settings)
-        with database.session() as session:
-            batch = claim(session, ctx)
-            for item in batch:
-                outcome = deliver(session, item, ctx)
-                log_fields(
-                    log,
-                    "notification",
-                    room=item.room_id,
-                    channel=item.channel,
-                    attempt=item.attempts,
-                    outcome=outcome.value if outcome else "retry",
-                )
-        total += len(batch)
-        if len(batch) < BATCH:
-            return total
+    return Sender(database, clock, settings, network).run()
 
 
 def add_delivery_job(
     scheduler: BaseScheduler, database: Database, clock: Clock, settings: Settings
-) -> None:
-    """Send due notifications every `NOTIFY_INTERVAL_SECONDS`."""
-    add_periodic(
-        scheduler,
-        DELIVERY_JOB_ID,
-        settings.notify_interval_seconds,
-        deliver_due,
-        database,
-        clock,
-        settings,
-    )
+) -> Sender:
+    """Send due notifications every `NOTIFY_INTERVAL_SECONDS`, by the sender returned
+    (stop it before waiting for the scheduler's jobs to end)."""
+    sender = Sender(database, clock, settings)
+    add_periodic(scheduler, DELIVERY_JOB_ID, settings.notify_interval_seconds, sender.run)
+    return sender

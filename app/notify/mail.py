@@ -1,4 +1,5 @@
-"""Email through the configured SMTP server (`SMTP_*`); with none, nothing is sent.
+"""Email through the configured SMTP server (`SMTP_*`); with none, nothing is sent. Every
+mail goes out from the delivery job (`app.notify.delivery`), none inside a request.
 
 Every notification mail carries a one-click unsubscribe (RFC 8058): a signed link that
 works without the seat's token, named in `List-Unsubscribe`, and `List-Unsubscribe-Post`
@@ -10,20 +11,15 @@ from __future__ import annotations
 import smtplib
 import ssl
 import string
+from datetime import datetime
 from email.message import EmailMessage
 from email.policy import default
 from email.utils import formatdate, make_msgid
 from urllib.parse import quote
 
-from sqlalchemy.orm import Session
-
-from app.core.context import Context
-from app.core.errors import Unavailable
 from app.core.settings import Settings
-from app.i18n import valid_zone
-from app.i18n.context import current
-from app.rooms import subscriptions
-from app.rooms.state import GameState
+from app.i18n import translator, valid_zone
+from app.rooms.confirmations import Confirmation
 
 
 class MailError(Exception):
@@ -89,37 +85,13 @@ def send_mail(
         raise MailError(f"{type(exc).__name__}: {exc}") from exc
 
 
-class MailUnavailable(Unavailable):
-    """The mail server cannot take the mail now; retry after `retry_after`."""
-
-    code = "mail_unavailable"
-
-
-def start_mails(
-    session: Session,
-    *,
-    room_id: str,
-    token: str | None,
-    address: str,
-    base_url: str,
-    ctx: Context,
-    time_zone: str | None = None,
-) -> GameState:
-    """Keep `address` for the token's seat and mail it the confirmation link. The mail is
-    sent here, once the room is unlocked: the link's secret is stored nowhere else."""
-    state, confirmation = subscriptions.request_email(
-        session,
-        room_id=room_id,
-        token=token,
-        address=address,
-        base_url=base_url,
-        time_zone=time_zone,
-        ctx=ctx,
-    )
-    tr = current()  # the mails' language from now on: the one of this request
-    hours = max(1, round((confirmation.expires_at - ctx.now).total_seconds() / 3600))
+def confirmation_mail(found: Confirmation, now: datetime) -> tuple[str, str]:
+    """The subject and text of a confirmation mail, in the language and time zone the
+    address was given in."""
+    tr = translator(found.language)
+    hours = max(1, round((found.expires_at - now).total_seconds() / 3600))
     within = tr.ngettext("{n} hour", "{n} hours", hours)
-    until = tr.datetime(confirmation.expires_at, valid_zone(time_zone))
+    until = tr.datetime(found.expires_at, valid_zone(found.time_zone))
     text = "".join(
         (
             tr._("Someone, probably you, asked to be told by mail about a checkers game."),
@@ -128,18 +100,11 @@ def start_mails(
                 "Confirm this address within {within} (until {until}): {link}",
                 within=within,
                 until=until,
-                link=confirmation.link,
+                link=found.link,
             ),
             "\n\n",
             tr._("If it was not you, ignore this mail: nothing more will be sent."),
             "\n",
         )
     )
-    try:
-        send_mail(ctx.settings, to=address, subject=tr._("Confirm your address"), text=text)
-    except MailError as exc:
-        raise MailUnavailable(
-            "the confirmation mail could not be sent: try again later",
-            retry_after=ctx.settings.retry_after_seconds,
-        ) from exc
-    return state
+    return tr._("Confirm your address"), text

@@ -348,8 +348,10 @@ class PushSubscription(Base):
 class SeatEmail(Base):
     """A seat's email address: nothing is sent to it until it is confirmed.
 
-    Only the SHA-256 of the confirmation link's secret is kept; the unsubscribe links are
-    signed (HMAC) so that they need no stored secret and no seat token.
+    Only the SHA-256 of the confirmation link's secret is kept: the secret is signed
+    (HMAC) from a nonce its outbox row carries, so the sender can write the link and
+    nothing stored is the link itself; the unsubscribe links are signed too, so that they
+    need no stored secret and no seat token.
     """
 
     __tablename__ = "seat_emails"
@@ -366,6 +368,25 @@ class SeatEmail(Base):
     # The language and time zone of the mails, as when the address was given.
     language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
     time_zone: Mapped[str | None] = mapped_column(String(64))
+
+
+class ConfirmationMail(Base):
+    """A confirmation mail asked for: what the limits on them count (per seat and address,
+    per seat, per address across the service). The address is kept only as a keyed hash
+    (`address_key`); a row is deleted a day after it was made."""
+
+    __tablename__ = "confirmation_mails"
+    __table_args__ = (
+        Index("ix_confirmation_mails_address_key_created_at", "address_key", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # SET NULL: the count of an address outlives the room it was asked from.
+    seat_id: Mapped[int | None] = mapped_column(
+        ForeignKey("seats.id", ondelete="SET NULL"), index=True
+    )
+    address_key: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
 
 
 class Notification(Base):

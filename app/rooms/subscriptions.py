@@ -12,9 +12,9 @@ import binascii
 import hashlib
 import hmac
 import ipaddress
+import re
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from sqlalchemy import ColumnElement, delete, exists, select, update
@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from app.core.context import Context
 from app.core.errors import Conflict, Forbidden, InvalidInput
 from app.core.keys import service_key
+from app.core.settings import Settings
 from app.i18n import N_, valid_zone
 from app.i18n.context import current_tag
 
@@ -38,13 +39,17 @@ from .seats import hash_token
 from .service import locked_room
 from .state import GameState
 
-MAX_DEVICES = 10  # push subscriptions a seat keeps; a new one past this replaces the oldest
-
 
 class EmailUnavailable(Conflict):
     """This service sends no mail (no SMTP server configured)."""
 
     code = "email_unavailable"
+
+
+class PushServiceRefused(InvalidInput):
+    """The push endpoint is not on a push service this server sends to."""
+
+    code = "push_service_refused"
 
 
 class LinkInvalid(Forbidden):
@@ -65,25 +70,78 @@ def _b64url(text: str, length: int, what: str) -> None:
         raise InvalidInput(f"{what} must be {length} bytes")
 
 
-def check_endpoint(endpoint: str, *, allow_private: bool) -> None:
-    """A push service's URL: HTTPS on a public host. The server posts to it, so it must
-    not reach into the server's own network (unless `PUSH_ALLOW_PRIVATE_HOSTS`, for tests)."""
+@dataclass(frozen=True)
+class PushEndpoint:
+    """A push endpoint as `check_endpoint` read it: the server connects by this reading
+    alone, so no other URL parser can find another host in the same text."""
+
+    scheme: str
+    host: str  # a lowercase host name, or an address (IPv6 without its brackets)
+    port: int
+    target: str  # the path and query, as the request line sends them
+    origin: str  # scheme://host[:port], the VAPID audience and the Host header's source
+
+    @property
+    def netloc(self) -> str:
+        return self.origin.split("://", 1)[1]
+
+
+_URL_TEXT = re.compile(r"[!-~]+")  # printable ASCII, no space
+_HOST_NAME = re.compile(r"[a-z0-9-]+(\.[a-z0-9-]+)+")
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def _listed(host: str, services: tuple[str, ...]) -> bool:
+    return any(host == name or host.endswith("." + name) for name in services)
+
+
+def check_endpoint(endpoint: str, settings: Settings) -> PushEndpoint:
+    """A push endpoint is an https:// URL on one of the push services browsers use
+    (`PUSH_SERVICES`, by host suffix), with no user part: the server posts to it, so a
+    client must not be able to point it anywhere else. An address is no push service; one
+    on loopback is accepted, on plain HTTP too, only with `PUSH_ALLOW_LOOPBACK_FOR_TESTS`."""
+    if not _URL_TEXT.fullmatch(endpoint) or "\\" in endpoint:
+        raise InvalidInput("a push endpoint is a plain https:// URL")
     parts = urlsplit(endpoint)
     if parts.scheme not in ("https", "http") or not parts.hostname:
         raise InvalidInput("a push endpoint is an https:// URL")
-    if allow_private:
-        return
-    if parts.scheme != "https":
-        raise InvalidInput("a push endpoint is an https:// URL")
-    host = parts.hostname
-    if host == "localhost" or host.endswith((".localhost", ".local", ".internal")):
-        raise InvalidInput("a push endpoint must be on a public host")
+    if "@" in parts.netloc:
+        raise InvalidInput("a push endpoint has no user part")
     try:
-        address = ipaddress.ip_address(host)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
-        return
-    if not address.is_global:
-        raise InvalidInput("a push endpoint must be on a public host")
+        raise InvalidInput("a push endpoint's port is a number") from None
+    host = parts.hostname
+    try:
+        address: Address | None = ipaddress.ip_address(host)
+    except ValueError:
+        address = None
+    if address is not None:
+        if not (settings.push_allow_loopback_for_tests and address.is_loopback):
+            raise PushServiceRefused(f"{host} is an address, not a push service")
+    elif parts.scheme != "https":
+        raise InvalidInput("a push endpoint is an https:// URL")
+    elif not _HOST_NAME.fullmatch(host) or not _listed(host, settings.push_service_hosts):
+        raise PushServiceRefused(f"{host} is not a push service this server sends to")
+    shown = f"[{host}]" if address is not None and address.version == 6 else host
+    return PushEndpoint(
+        scheme=parts.scheme,
+        host=host,
+        port=port,
+        target=(parts.path or "/") + (f"?{parts.query}" if parts.query else ""),
+        origin=f"{parts.scheme}://{shown}" + (f":{parts.port}" if parts.port else ""),
+    )
+
+
+def address_allowed(address: Address, settings: Settings) -> bool:
+    """Whether the server may connect to `address` for a push: a global address only
+    (loopback too with `PUSH_ALLOW_LOOPBACK_FOR_TESTS`); an IPv4 address written in IPv6
+    is judged as itself."""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    if settings.push_allow_loopback_for_tests and address.is_loopback:
+        return True
+    return address.is_global and not address.is_multicast
 
 
 def add_push(
@@ -100,7 +158,7 @@ def add_push(
     """Tell the token's seat of its room's changes through this push subscription, in
     the request's language and `time_zone`, kept from now on for that device."""
     language, zone = current_tag(), valid_zone(time_zone)
-    check_endpoint(endpoint, allow_private=ctx.settings.push_allow_private_hosts)
+    check_endpoint(endpoint, ctx.settings)
     _b64url(p256dh, 65, "keys.p256dh")
     _b64url(auth, 16, "keys.auth")
     with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
@@ -128,7 +186,7 @@ def add_push(
             found.language, found.time_zone = language, zone
         session.flush()
         kept = select(PushSubscription.id).where(PushSubscription.seat_id == seat.id)
-        newest = kept.order_by(PushSubscription.id.desc()).limit(MAX_DEVICES)
+        newest = kept.order_by(PushSubscription.id.desc()).limit(ctx.settings.push_devices_per_seat)
         session.execute(
             delete(PushSubscription).where(
                 PushSubscription.seat_id == seat.id,
@@ -179,49 +237,6 @@ def _refresh_push_flag(session: Session, seat: Seat) -> None:
 
 
 # --- email -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Confirmation:
-    """A confirmation mail to send: the link's secret exists only here and in the mail."""
-
-    address: str
-    link: str
-    expires_at: datetime
-
-
-def request_email(
-    session: Session,
-    *,
-    room_id: str,
-    token: str | None,
-    address: str,
-    base_url: str,
-    ctx: Context,
-    time_zone: str | None = None,
-) -> tuple[GameState, Confirmation]:
-    """Keep `address` for the token's seat, unconfirmed: nothing is sent to it but the
-    confirmation link (a new request replaces the address and any earlier link)."""
-    if not ctx.settings.email_enabled:
-        raise EmailUnavailable("this service sends no email (no SMTP server is configured)")
-    secret = secrets.token_urlsafe(32)
-    expires = ctx.now + timedelta(seconds=ctx.settings.email_confirm_seconds)
-    base = (ctx.settings.public_url or base_url).rstrip("/")
-    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
-        seat = state.require_seat()
-        state.require_open()
-        found = session.scalar(select(SeatEmail).where(SeatEmail.seat_id == seat.id))
-        if found is None:
-            found = SeatEmail(seat_id=seat.id, created_at=ctx.now)
-            session.add(found)
-        found.address = address
-        found.base_url = base
-        found.language, found.time_zone = current_tag(), valid_zone(time_zone)
-        found.confirm_hash = hash_token(secret)
-        found.confirm_expires_at = expires
-        found.confirmed_at = None
-        seat.email_on = False
-    return state, Confirmation(address, f"{base}/mail/confirm?t={secret}", expires)
 
 
 def confirm_email(session: Session, *, secret: str, ctx: Context) -> str:

@@ -93,7 +93,7 @@ def test_the_mail_of_the_opponents_move_says_the_planned_reply_went_out(
     api: Api, mailbox: tuple[Mailbox, int], sender: Sender
 ) -> None:
     box, _ = mailbox
-    room = confirmed_room(api, box)  # the tires' address
+    room = confirmed_room(api, box, sender)  # the tires' address
     lines = [{"their_move": "11-15", "reply": "22-18"}]
     r = api.client.post(
         f"/api/rooms/{room.id}/conditional", json={"lines": lines}, headers=api.auth(room.joiner)

@@ -74,8 +74,15 @@ export function plainError(data) {
     case "rate_limited":
       return t("That was a lot at once: wait a moment and try again.");
     case "database_unavailable":
-    case "mail_unavailable":
       return t("The service is busy for a moment: try again shortly.");
+    case "confirmation_pending":
+      return t("A link went to that address a moment ago: follow it, or ask again in {time}.", {
+        time: span(data.retry_after * 1000),
+      });
+    case "mail_limit":
+      return t("No more confirmation mails today for that address or this seat: try again in {time}.", {
+        time: span(data.retry_after * 1000),
+      });
     case "illegal_move":
       return data.legal_moves?.length
         ? t("That move is not legal here. Legal moves: {moves}.", { moves: data.legal_moves.join(", ") })
@@ -96,6 +103,8 @@ export function plainError(data) {
       return t("This room has played as many games as it may hold.");
     case "computer_busy":
       return t("The computer is busy: try again in a moment.");
+    case "push_service_refused":
+      return t("Notifications cannot reach this browser: its push service is not one this site sends to.");
     case "validation_error": {
       const problem = data.errors?.[0];
       const field = problem?.loc?.at(-1);
