@@ -250,7 +250,9 @@ def add_action_routes(
     )
     def push_on(body: PushIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
         """Send this seat's notifications (your turn, offers, the end) to a browser's Web Push
-        subscription, as `PushSubscription.toJSON()` gives it."""
+        subscription, as `PushSubscription.toJSON()` gives it. 422 `push_service_refused`
+        when its endpoint is not on a push service the server sends to (`PUSH_SERVICES`).
+        A seat keeps its newest `PUSH_DEVICES_PER_SEAT` subscriptions."""
         return act.answer(
             subscriptions.add_push(
                 act.session,

@@ -52,6 +52,8 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+# Each browser module is a group of its own (`xdist_group(__name__)`): its tests share
+# one Chromium, and the two workers take modules in turn, each with its own browser.
 # The servers are shared by every browser test of a worker (a start costs seconds of the
 # machine's CPU); each test makes rooms of its own, so none sees another's. All their
 # requests come from one address, so the per-client limits are off: they are tested in
@@ -68,12 +70,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A claim opens 4 s after a turn begins; push endpoints may be on loopback."""
+    """A claim opens 4 s after a turn begins; push endpoints may be on loopback (a test-only
+    setting)."""
     tmp = tmp_path_factory.mktemp("quick")
     env = {
         "CLAIM_AFTER_SECONDS": "4",
         "EXPIRE_AFTER_SECONDS": "600",
-        "PUSH_ALLOW_PRIVATE_HOSTS": "true",
+        "PUSH_ALLOW_LOOPBACK_FOR_TESTS": "true",
         **SHARED,
     }
     with serve(f"sqlite:///{tmp}/checkers.sqlite3", log=tmp / "server.log", env=env) as base:

@@ -72,7 +72,7 @@ def pushes() -> Iterator[PushService]:
 def notify_settings(settings: Settings, mailbox: tuple[Mailbox, int]) -> Settings:
     return settings.model_copy(
         update={
-            "push_allow_private_hosts": True,
+            "push_allow_loopback_for_tests": True,
             "smtp_host": "127.0.0.1",
             "smtp_port": mailbox[1],
             "smtp_tls": "none",

@@ -227,7 +227,10 @@ def test_turning_push_off_stops_the_messages(api: Api, pushes: PushService, send
 def test_bad_subscriptions_are_refused(api: Api, notify_settings: Settings) -> None:
     room = api.create()
     assert room.joiner is not None
-    good = {"endpoint": "https://push.example/x", "keys": {"p256dh": "A" * 87, "auth": "A" * 22}}
+    good = {
+        "endpoint": "https://fcm.googleapis.com/fcm/send/x",
+        "keys": {"p256dh": "A" * 87, "auth": "A" * 22},
+    }
 
     def refused(body: object, token: str | None = room.joiner) -> str:
         r = api.client.post(f"/api/rooms/{room.id}/push", json=body, headers=api.auth(token))
@@ -238,15 +241,16 @@ def test_bad_subscriptions_are_refused(api: Api, notify_settings: Settings) -> N
         "invalid_input",
         "validation_error",
     )
-    assert refused({**good, "endpoint": "ftp://push.example/x"}) == "invalid_input"
+    assert refused({**good, "endpoint": "ftp://fcm.googleapis.com/x"}) == "invalid_input"
     assert refused(good, token=None) == "token_required"
     assert refused(good, token="nope") == "wrong_token"
 
 
 def test_private_push_endpoints_are_refused_in_production() -> None:
-    check_endpoint("https://fcm.googleapis.com/fcm/send/abc", allow_private=False)
+    production = Settings()
+    check_endpoint("https://fcm.googleapis.com/fcm/send/abc", production)
     for bad in (
-        "http://push.example/x",
+        "http://fcm.googleapis.com/fcm/send/abc",
         "https://127.0.0.1/x",
         "https://10.1.2.3/x",
         "https://[::1]/x",
@@ -254,7 +258,7 @@ def test_private_push_endpoints_are_refused_in_production() -> None:
         "https://169.254.169.254/latest",
     ):
         with pytest.raises(InvalidInput):
-            check_endpoint(bad, allow_private=False)
+            check_endpoint(bad, production)
 
 
 def test_two_senders_deliver_every_notification_exactly_once(
