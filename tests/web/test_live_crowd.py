@@ -378,6 +378,14 @@ def test_a_rename_storm_reaches_viewers_coalesced(
             room = created["room_id"]
             joined = (await api.post(f"/api/rooms/{room}/join")).json()
             seats = [("drums", created["token"]), ("tires", joined["token"])]
+            if not database.is_sqlite:
+                # The hub's LISTEN comes up with its first stream, and the streams open then
+                # re-read the record once: that read is not one the renames cost.
+                first = AsgiViewer(app, room, "127.0.0.9")
+                await first.until(2)
+                await asyncio.wait_for(app.state.rooms.hub.listening.wait(), 5)
+                await first.close()
+                await asyncio.sleep(0.2)
             viewers = [AsgiViewer(app, room, f"127.0.0.{n}") for n in (2, 3, 4)]
             for viewer in viewers:
                 assert await viewer.until(2) == [1, 2]
