@@ -129,6 +129,7 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     from app.core.logging import configure_logging
     from app.core.migrate import upgrade
     from app.core.settings import get_settings
+    from app.imports.jobs import purge
     from app.notify.delivery import deliver_due
     from app.rooms.jobs import sweep
     from app.scheduler import run_worker
@@ -140,6 +141,7 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     database = Database(settings.database_url, **engine_options(settings))
     if args.once:
         print(f"rooms handled: {sweep(database, SystemClock(), settings)}")
+        print(f"imported games deleted: {purge(database, SystemClock(), settings)}")
         print(f"notifications handled: {deliver_due(database, SystemClock(), settings)}")
         return 0
     run_worker(database, SystemClock(), settings)
@@ -324,7 +326,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_migrate)
 
     p = sub.add_parser(
-        "worker", help="run only the scheduled jobs: the deadline sweep and notifications"
+        "worker",
+        help="run only the scheduled jobs: the deadline sweep, the imported games' retention "
+        "and notifications",
     )
     p.add_argument("--once", action="store_true", help="run each job once and exit")
     p.set_defaults(func=_cmd_worker)

@@ -244,7 +244,9 @@ class Error(BaseModel):
         default=None, description="`not_your_turn`: the side to move."
     )
     max_games: int | None = Field(
-        default=None, description="`game_limit`: the most games one room holds."
+        default=None,
+        description="`game_limit`: the most games one room holds; `too_many_games`: the most "
+        "games one PDN import takes.",
     )
     ply: int | None = Field(
         default=None, description="`conditional_refused`: the ply of the refused move."

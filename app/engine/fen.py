@@ -202,7 +202,7 @@ class Position:
 
 
 _WRAPPED = re.compile(r'^\[\s*FEN\s+"(.*)"\s*\]$', re.DOTALL)
-_COUNTER = re.compile(r"^([HF])([0-9]+)$", re.IGNORECASE)
+_COUNTER = re.compile(r"^([HF])([0-9]{1,9})$", re.IGNORECASE)
 
 
 def read(rule_set: str | RuleSet, text: str) -> Position:
@@ -305,8 +305,9 @@ def _tradition_squares(rules: RuleSet, item: str) -> list[int]:
     """One FEN item in a tradition: a square, or a range ``1-12`` of its numbers."""
     if "-" in item:
         low_text, _, high_text = item.partition("-")
-        if not re.fullmatch(r"[0-9]+", low_text.strip() + high_text.strip()) or not (
-            low_text.strip() and high_text.strip()
+        if not (
+            re.fullmatch(r"[0-9]{1,9}", low_text.strip())
+            and re.fullmatch(r"[0-9]{1,9}", high_text.strip())
         ):
             raise InvalidFenError(say("fen_range_numbers", item=item))
         low, high = int(low_text), int(high_text)

@@ -3,6 +3,10 @@
 A reader's note or a reason a game cannot be replayed is a ``Message``: its ``code`` and
 ``params`` are the data (a caller may say them in any words), its ``text`` the English
 this table gives them. Codes never change meaning; a new report gets a new code.
+
+A parameter that quotes the text read (a move, a word, a comment, a tag, part of a FEN)
+holds at most `EXCERPT` characters of it: a report says where and what, it does not
+echo half a megabyte of an unreadable token.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ TEXTS: dict[str, str] = {
     "tag_malformed": 'a tag is written [Name "value"]',
     "unreadable_text": "cannot read '{text}': not a move, a move number or a result",
     "variation_not_closed": "this variation is never closed",
+    "too_many_plies": "the game goes on past ply {max}, the most this service imports",
     "unknown_gametype": "GameType '{gametype}' is not a rule set of this service: {known}",
     # ``reason`` is the FEN message's code, its params beside ``detail`` (its English).
     "bad_fen": "the FEN tag: {detail}",
@@ -124,6 +129,32 @@ TEXTS: dict[str, str] = {
 }
 
 
+#: The most characters of the text read that a report quotes.
+EXCERPT = 60
+#: The parameters that quote the text read (the others are the engine's own words and
+#: numbers: legal moves, rule sets, counts).
+QUOTED = frozenset(
+    {
+        "move",
+        "comment",
+        "tag",
+        "token",
+        "text",
+        "gametype",
+        "square",
+        "turn",
+        "field",
+        "item",
+        "range",
+    }
+)
+
+
+def excerpt(text: str) -> str:
+    """`text`, or its first characters and an ellipsis when it is longer than `EXCERPT`."""
+    return text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "\u2026"
+
+
 @dataclass(frozen=True, slots=True)
 class Message:
     """A report by code and parameters; ``text`` is its English."""
@@ -137,10 +168,17 @@ class Message:
 
 
 def say(code: str, **params: str | int) -> Message:
-    """The message ``code`` with its parameters (KeyError for a code not in TEXTS)."""
+    """The message ``code`` with its parameters, the quoted ones cut to an excerpt
+    (KeyError for a code not in TEXTS)."""
     if code not in TEXTS:
         raise KeyError(code)
-    return Message(code, params)
+    return Message(
+        code,
+        {
+            name: excerpt(value) if name in QUOTED and isinstance(value, str) else value
+            for name, value in params.items()
+        },
+    )
 
 
-__all__ = ["TEXTS", "Message", "say"]
+__all__ = ["EXCERPT", "TEXTS", "Message", "excerpt", "say"]

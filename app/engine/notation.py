@@ -268,7 +268,8 @@ def parse_square(rule_set: str | RuleSet, text: str) -> int:
     trad = tradition(rule_set)
     token = text.strip().lower() if isinstance(text, str) else ""
     if token.isascii() and token.isdigit():
-        square = _FROM_NUMBER[trad.rule_set].get(int(token))
+        # No square has more than two digits; a longer number is never read whole.
+        square = _FROM_NUMBER[trad.rule_set].get(int(token)) if len(token) <= 9 else None
         if square is None:
             raise NotationError(f"no square {token}: squares are numbered 1-32", "range", token)
         return square

@@ -25,7 +25,7 @@ from .errors import AmbiguousMoveError, EngineError, IllegalMoveError, InvalidFe
 from .fen import Position
 from .fen import read as read_fen
 from .fen import write as write_fen
-from .messages import Message, say
+from .messages import Message, excerpt, say
 from .notation import format_path, listing, move_texts, parse_move, tradition
 from .rulesets import RULE_SETS, get_rule_set
 from .squares import SQUARE_BIT
@@ -51,6 +51,14 @@ _RESULTS = {
 
 class PdnError(EngineError):
     """A game that cannot be written as PDN (an illegal move, a bad tag)."""
+
+
+class TooManyGames(PdnError):
+    """A text holding more games than the reader was allowed to read (``limit``)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the text holds more than {limit} games")
+        self.limit = limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +247,7 @@ _TOKENS = re.compile(
   | (?P<comment>\{[^}]*\})
   | (?P<nag>\$[0-9]+)
   | (?P<result>(?:1/2-1/2|1-0|0-1|2-0|0-2|1-1|0-0|\*)(?![\w/\-]))
-  | (?P<number>(?P<digits>[0-9]+)\s*\.(?:\s*\.\.)?)
+  | (?P<number>(?P<digits>[0-9]{1,9})\s*\.(?:\s*\.\.)?)
   | (?P<ellipsis>\.\.\.?)
   | (?P<move>"""
     + _SQUARE
@@ -291,7 +299,7 @@ class _GameBuilder:
 
     def fail(self, line: int, column: int, text: str, why: Message) -> None:
         if self.problem is None:
-            self.problem = Problem(line, column, text, why, len(self.moves))
+            self.problem = Problem(line, column, excerpt(text), why, len(self.moves))
 
     def build(self) -> ParsedGame:
         return ParsedGame(
@@ -307,10 +315,12 @@ class _GameBuilder:
         )
 
 
-def read_games(text: str) -> list[ParsedGame]:
+def read_games(text: str, *, max_games: int | None = None) -> list[ParsedGame]:
     """Split a PDN text into its games, each with its tags, moves, comments and result,
     and the line and column of each. A game whose text cannot be read carries a Problem
-    and the reader goes on with the next game; nothing here judges the moves."""
+    and the reader goes on with the next game; nothing here judges the moves. With
+    `max_games`, a text holding more games raises TooManyGames as soon as one more
+    begins (the rest is not read)."""
     if not isinstance(text, str):
         raise PdnError("a PDN text must be a string")
     line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
@@ -333,6 +343,8 @@ def read_games(text: str) -> list[ParsedGame]:
     def finish() -> None:
         nonlocal game, in_moves
         if game is not None and not game.empty:
+            if max_games is not None and len(games) == max_games:
+                raise TooManyGames(max_games)
             games.append(game.build())
         game, in_moves = None, False
 
@@ -432,7 +444,7 @@ def game_rule_set(game: ParsedGame, default: str = "english") -> str:
     if value is None or not value.strip():
         return get_rule_set(default).key
     head = value.split(",")[0].strip()
-    if not head.isdigit() or int(head) not in _BY_GAMETYPE:
+    if not (head.isascii() and head.isdigit() and len(head) <= 9) or int(head) not in _BY_GAMETYPE:
         raise PdnError(say("unknown_gametype", gametype=value, known=known_gametypes()))
     return _BY_GAMETYPE[int(head)]
 
@@ -442,12 +454,15 @@ def known_gametypes() -> str:
     return ", ".join(f"{r.pdn_gametype} ({r.name})" for r in RULE_SETS.values())
 
 
-def replay(game: ParsedGame, *, default_rule_set: str = "english") -> ReplayReport:
+def replay(
+    game: ParsedGame, *, default_rule_set: str = "english", max_plies: int | None = None
+) -> ReplayReport:
     """Replay a recorded game through the engine, in its GameType's notation, from its FEN
     tag when it has one. Every recorded move is played, even past the point where this
     service's own draw rules would have ended the game (``service_end`` says where). A move
     that cannot be played stops the replay with a ReplayFailure naming its place, the
-    reason and the legal moves."""
+    reason and the legal moves; so does the move after `max_plies` (``too_many_plies``):
+    a record that long is not a game to replay."""
     notes = list(game.notes)
     moves: list[Move] = []
     rule_set = get_rule_set(default_rule_set).key
@@ -471,7 +486,9 @@ def replay(game: ParsedGame, *, default_rule_set: str = "english") -> ReplayRepo
 
     def fail_at(line: int, column: int, ply: int, text: str, why: Message) -> ReplayReport:
         legal = tuple(move_texts(rule_set, board.legal_moves)) if board else ()
-        failure = ReplayFailure(game.number, line, column, ply, text, why.code, why.params, legal)
+        failure = ReplayFailure(
+            game.number, line, column, ply, excerpt(text), why.code, why.params, legal
+        )
         return report(failure, service_end)
 
     service_end: ServiceEnd | None = None
@@ -500,6 +517,9 @@ def replay(game: ParsedGame, *, default_rule_set: str = "english") -> ReplayRepo
     for index, written in enumerate(game.moves):
         if game.problem is not None and game.problem.ply == index:
             break
+        if max_plies is not None and index == max_plies:
+            why = say("too_many_plies", max=max_plies)
+            return fail_at(written.line, written.column, index, written.text, why)
         ply = index + 1
         first_of_pair = board.turn is Side.DRUMS or index == 0
         if written.number is None and board.turn is Side.DRUMS:
@@ -592,9 +612,19 @@ def _recorded_result(game: ParsedGame, notes: list[Note]) -> str:
     return result
 
 
-def read_pdn(text: str, *, default_rule_set: str = "english") -> list[ReplayReport]:
-    """Read and replay every game of a PDN text; a failing game does not stop the next."""
-    return [replay(g, default_rule_set=default_rule_set) for g in read_games(text)]
+def read_pdn(
+    text: str,
+    *,
+    default_rule_set: str = "english",
+    max_games: int | None = None,
+    max_plies: int | None = None,
+) -> list[ReplayReport]:
+    """Read and replay every game of a PDN text; a failing game does not stop the next.
+    The limits are `read_games`' and `replay`'s."""
+    return [
+        replay(g, default_rule_set=default_rule_set, max_plies=max_plies)
+        for g in read_games(text, max_games=max_games)
+    ]
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -771,6 +801,7 @@ __all__ = [
     "ReplayFailure",
     "ReplayReport",
     "ServiceEnd",
+    "TooManyGames",
     "game_rule_set",
     "known_gametypes",
     "read_games",

@@ -3,7 +3,8 @@
 An imported game is stored as a played game is, in the engine's own notation (the moves
 of its whole path, the start position as the engine's FEN with its counters), but it
 belongs to no room: it has no seats, deadlines or events. The record's tags, the reader's
-notes and the point where this service's rules would have ended it are kept with it.
+notes and the point where this service's rules would have ended it are kept with it,
+for as long as the retention says (`app.imports.jobs`).
 """
 
 from __future__ import annotations
@@ -43,4 +44,5 @@ class ImportedGame(Base):
     # Where this service's 20-king-ply or threefold rule would have drawn the game.
     service_end_ply: Mapped[int | None] = mapped_column(Integer)
     service_end: Mapped[str | None] = mapped_column(String(32))
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # The retention (`IMPORT_RETAIN_DAYS`, else `RETAIN_DAYS`) finds old games by it.
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)

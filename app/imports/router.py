@@ -43,7 +43,13 @@ _BODY: dict[str, Any] = {
     "/imports",
     status_code=status.HTTP_201_CREATED,
     response_model=ImportOut,
-    responses={422: {"model": ErrorOut}},
+    responses={
+        422: {
+            "model": ErrorOut,
+            "description": "The body does not fit, holds no game (`no_games`) or more games "
+            "than one import takes (`too_many_games`, with `max_games`)",
+        }
+    },
     openapi_extra=_BODY,
     summary="Import the recorded games of a PDN text (JSON, or the text itself or its file)",
 )
@@ -60,8 +66,10 @@ async def create_import(
 ) -> Response:
     """Every game is replayed through the engine; each that replays in full is stored,
     with a replay page and its own PDN. A game that fails is reported (game, line, column,
-    ply, move, reason, legal moves) and the games after it still import. The body may
-    be up to `IMPORT_MAX_BYTES`."""
+    ply, move, reason, legal moves) and the games after it still import; a game longer
+    than `IMPORT_MAX_PLIES` plies fails so (`too_many_plies`). The body may be up to
+    `IMPORT_MAX_BYTES`; a text of more than `IMPORT_MAX_GAMES` games is refused whole
+    (`too_many_games`). A report quotes at most 60 characters of the text it read."""
     raw = await request.body()
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "application/json":

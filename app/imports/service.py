@@ -25,6 +25,12 @@ class NoGames(InvalidInput):
     code = "no_games"
 
 
+class TooManyGames(InvalidInput):
+    """The PDN text holds more games than one import takes (`max_games`)."""
+
+    code = "too_many_games"
+
+
 class ImportedGameNotFound(NotFound):
     """No imported game has this id."""
 
@@ -53,13 +59,27 @@ def import_pdn(
 ) -> list[Imported]:
     """Replay every game of `text` (games without a GameType tag in `default_rule_set`)
     and store each that replays in full; a failing game is reported and does not stop
-    the games after it. Raises NoGames for a text without any game."""
+    the games after it. A game longer than `IMPORT_MAX_PLIES` fails (`too_many_plies`);
+    a text of more than `IMPORT_MAX_GAMES` games is refused whole (TooManyGames), as is
+    one without any game (NoGames)."""
     if default_rule_set not in RULE_SETS:
         raise room_errors.UnknownRuleSet(
             f"unknown rule set {default_rule_set!r}", rule_sets=sorted(RULE_SETS)
         )
+    limit = ctx.settings.import_max_games
     try:
-        reports = pdn.read_pdn(text, default_rule_set=default_rule_set)
+        reports = pdn.read_pdn(
+            text,
+            default_rule_set=default_rule_set,
+            max_games=limit,
+            max_plies=ctx.settings.import_max_plies,
+        )
+    except pdn.TooManyGames:
+        raise TooManyGames(
+            f"this text holds more than {limit} games, the most one import takes: "
+            "import it in parts",
+            max_games=limit,
+        ) from None
     except PdnError as exc:  # not a text at all
         raise InvalidInput(f"cannot read this PDN: {exc}") from None
     if not reports:

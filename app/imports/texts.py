@@ -51,6 +51,7 @@ PDN_TEXTS: dict[str, str] = {
     "tag_malformed": N_('a tag is written [Name "value"]'),
     "unreadable_text": N_("cannot read '{text}': not a move, a move number or a result"),
     "variation_not_closed": N_("this variation is never closed"),
+    "too_many_plies": N_("the game goes on past ply {max}, the most this service imports"),
     "unknown_gametype": N_("GameType '{gametype}' is not a rule set of this service: {known}"),
     "bad_fen": N_("the FEN tag: {detail}"),
     "move_empty": N_("empty move text"),
