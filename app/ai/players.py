@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -156,6 +157,10 @@ def game_table(game: Hashable) -> TranspositionTable:
 
 _OPENING_MARGIN = 12
 
+LEAST_SHARE = 0.1
+"""The least share of its time limit a search is given, however much of the limit went
+before it."""
+
 
 class NoMoveError(EngineError):
     """The computer was asked to move in a finished game."""
@@ -209,12 +214,16 @@ def analyse(
     time_limit: float | None = None,
     margin: int | None = None,
     game: Hashable | None = None,
+    started: float | None = None,
 ) -> SearchResult:
     """Search the board as ``level`` would (no randomness): root scores and best line.
 
     ``game`` names the game for the levels that keep their table across its moves. The
     Executive probes the endgame tables once they are built (``checkers egdb build``, or
-    the service's build on first use).
+    the service's build on first use). ``started`` (a ``time.perf_counter()`` reading) is
+    when the Executive's time began, if before this call: what went since, here too
+    (making a game's table, or dropping the least recent one, takes a tenth of a second),
+    comes off its search's time.
     """
     lvl = parse_level(level)
     profile = PROFILES[lvl]
@@ -231,6 +240,8 @@ def analyse(
         threats=profile.threats,
     )
     limit = _time_limit(profile, time_limit)
+    if limit is not None and started is not None and profile.node_limit is None:
+        limit = max(limit - (time.perf_counter() - started), limit * LEAST_SHARE)
     return searcher.run(
         board.raw_state(),
         max_depth=profile.max_depth,
@@ -260,15 +271,19 @@ def choose_move(
     seed: int | None = None,
     time_limit: float | None = None,
     game: Hashable | None = None,
+    started: float | None = None,
 ) -> Move:
     """The move the computer at ``level`` plays on ``board`` (its side to move).
 
-    ``time_limit`` (seconds) is Executive's budget, 2 s by default; the other levels
-    search their node budget whatever it is. In its opening book Executive answers at
-    once. A seed makes the choice repeatable (Executive's depth still depends on the
-    clock). ``game`` names the game and side, so Executive keeps what it learned for its
-    next move. Raises NoMoveError when the game is over.
+    ``time_limit`` (seconds) is Executive's budget, 2 s by default, for the whole call
+    (from ``started``, a ``time.perf_counter()`` reading, when given): what goes before
+    its search comes off the search's time. The other levels search their node budget
+    whatever it is. In its opening book Executive answers at once. A seed makes the
+    choice repeatable (Executive's depth still depends on the clock). ``game`` names the
+    game and side, so Executive keeps what it learned for its next move. Raises
+    NoMoveError when the game is over.
     """
+    began = time.perf_counter() if started is None else started
     lvl = parse_level(level)
     profile = PROFILES[lvl]
     if board.is_game_over():
@@ -283,7 +298,7 @@ def choose_move(
             return from_book
     opening = profile.opening_plies > 0 and _in_opening(board, profile.opening_plies)
     margin = max(profile.margin, _OPENING_MARGIN if opening else 0)
-    result = analyse(board, lvl, time_limit=time_limit, margin=margin, game=game)
+    result = analyse(board, lvl, time_limit=time_limit, margin=margin, game=game, started=began)
     if result.best is None:  # pragma: no cover - the game is not over
         raise NoMoveError("no legal move")
     raw = _among_equals(result, rng) if opening else _pick(result, profile, rng)
@@ -358,11 +373,17 @@ def evaluate_for_draw_offer(board: Board, side: Side, *, time_limit: float = 0.5
 
 
 def review_position(
-    board: Board, *, time_limit: float, game: Hashable | None = None
+    board: Board,
+    *,
+    time_limit: float,
+    game: Hashable | None = None,
+    started: float | None = None,
 ) -> tuple[int, Move | None]:
     """The Executive's judgement of a position for reviewing a game: its score for the
     side to move (hundredths of a man) and the move it would play (None: none is legal).
-    ``game`` names the review, so its positions share one transposition table."""
+    ``game`` names the review, so its positions share one transposition table; the time
+    limit counts from ``started`` (as ``choose_move``'s), else from the call."""
+    began = time.perf_counter() if started is None else started
     legal = board.legal_moves
     if not legal:  # no move: the side to move has lost
         return -MATE_BOUND, None
@@ -371,9 +392,9 @@ def review_position(
         # position is worth what the position after it is worth.
         board.push(legal[0])
         try:
-            after, _ = review_position(board, time_limit=time_limit, game=game)
+            after, _ = review_position(board, time_limit=time_limit, game=game, started=began)
         finally:
             board.pop()
         return -after, legal[0]
-    result = analyse(board, Level.EXECUTIVE, time_limit=time_limit, game=game)
+    result = analyse(board, Level.EXECUTIVE, time_limit=time_limit, game=game, started=began)
     return result.score, to_move(board, result.best) if result.best is not None else None

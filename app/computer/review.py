@@ -2,10 +2,12 @@
 the move it would have played, with each move of the game classified by how much it gave
 away.
 
-A review is data: its positions are stored when it is asked for, each evaluation as it
-comes, so a restart resumes where it stopped. Its searches go through the computer's
-fair queue like any reply (one position at a time, the asker as the client), so neither
-games nor reviews can starve the other. One review per game: asking again returns it.
+A review is data: its positions are stored when it is asked for, a row each, and each
+evaluation into its own row as it comes (with the review's count of positions done), so
+storing one reads and writes a few small rows whatever the game's length, and a restart
+resumes where it stopped. Its searches go through the computer's lane for reviews, one
+position at a time with the asker as the client (`runner`), apart from the replies to
+moves. One review per game: asking again returns it.
 """
 
 from __future__ import annotations
@@ -16,13 +18,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Float, ForeignKey, Integer, String, UniqueConstraint, select
+from sqlalchemy import Float, ForeignKey, Integer, String, UniqueConstraint, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Mapped, Session, mapped_column, relationship, selectinload
 
 from app.ai import Level
 from app.core.context import Context
-from app.core.db import Base, EnumValue, UTCDateTime
+from app.core.db import Base, EnumValue, UTCDateTime, read_transaction
 from app.core.errors import Conflict, NotFound
 from app.engine import Board, Side
 from app.imports.models import ImportedGame
@@ -71,24 +73,40 @@ class Review(Base):
         ForeignKey("imported_games.id", ondelete="CASCADE")
     )
     rule_set: Mapped[str] = mapped_column(String(16))
-    # The positions of the game, first to last (engine FEN), and the moves between them.
-    fens: Mapped[list[str]] = mapped_column(JSON)
-    moves: Mapped[list[str]] = mapped_column(JSON)
-    # Per position: the score for the side to move and the move the Executive would play
-    # (null until evaluated).
-    scores: Mapped[list[int | None]] = mapped_column(JSON)
-    bests: Mapped[list[str | None]] = mapped_column(JSON)
-    done: Mapped[int] = mapped_column(Integer, default=0)
+    positions: Mapped[int] = mapped_column(Integer)  # of the game: its moves and the start
+    done: Mapped[int] = mapped_column(Integer, default=0)  # positions evaluated, in order
     status: Mapped[ReviewStatus] = mapped_column(EnumValue(ReviewStatus, 8))
     seconds_per_position: Mapped[float] = mapped_column(Float)
     requested_by: Mapped[str] = mapped_column(String(64))
     requested_at: Mapped[datetime] = mapped_column(UTCDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # First to last; read only with the whole review (`read_for_room`, `read_for_import`),
+    # never position by position as the review goes.
+    steps: Mapped[list[ReviewPosition]] = relationship(
+        order_by="ReviewPosition.ply", lazy="raise", cascade="all", passive_deletes=True
+    )
 
     @property
     def key(self) -> str:
         """Its key in the computer's queue."""
-        return f"review:{self.id}"
+        return queue_key(self.id)
+
+
+class ReviewPosition(Base):
+    """One position of a game under review, and the Executive's evaluation of it (null
+    until it is made): the score for the side to move, in hundredths of a man, and the
+    move it would play."""
+
+    __tablename__ = "review_positions"
+
+    review_id: Mapped[int] = mapped_column(
+        ForeignKey("reviews.id", ondelete="CASCADE"), primary_key=True
+    )
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)  # 0: the start
+    fen: Mapped[str] = mapped_column(String(200))  # engine FEN
+    move: Mapped[str | None] = mapped_column(String(200))  # played from it (null: the last)
+    score: Mapped[int | None] = mapped_column(Integer)
+    best: Mapped[str | None] = mapped_column(String(200))
 
 
 def _positions(rule_set: str, start_fen: str | None, moves: list[str]) -> list[str]:
@@ -111,12 +129,14 @@ def _new(
     **where: Any,
 ) -> Review:
     fens = _positions(rule_set, start_fen, moves)
+    played: list[str | None] = [*moves, None]
     review = Review(
         rule_set=rule_set,
-        fens=fens,
-        moves=moves,
-        scores=[None] * len(fens),
-        bests=[None] * len(fens),
+        positions=len(fens),
+        steps=[
+            ReviewPosition(ply=ply, fen=fen, move=move)
+            for ply, (fen, move) in enumerate(zip(fens, played, strict=True))
+        ],
         done=0,
         status=ReviewStatus.QUEUED,
         seconds_per_position=ctx.settings.review_seconds_per_position,
@@ -198,8 +218,9 @@ def request_for_import(
 
 
 def _find(session: Session, *where: Any) -> Review | None:
-    with session.begin():
-        return session.scalar(select(Review).where(*where))
+    """The review, with its positions."""
+    with read_transaction(session):
+        return session.scalar(select(Review).where(*where).options(selectinload(Review.steps)))
 
 
 def _create(session: Session, make: Any, *where: Any) -> tuple[Review, bool]:
@@ -230,9 +251,16 @@ def read_for_import(session: Session, *, imported_id: str) -> Review:
 
 def pending(session: Session) -> list[tuple[str, str]]:
     """Reviews still to finish (after a restart): their queue keys and askers."""
-    with session.begin():
-        rows = session.scalars(select(Review).where(Review.status == ReviewStatus.QUEUED))
-        return [(r.key, r.requested_by) for r in rows]
+    with read_transaction(session):
+        rows = session.execute(
+            select(Review.id, Review.requested_by).where(Review.status == ReviewStatus.QUEUED)
+        )
+        return [(queue_key(number), asker) for number, asker in rows]
+
+
+def queue_key(number: int) -> str:
+    """The computer's queue key of a review."""
+    return f"review:{number}"
 
 
 def review_id(key: str) -> int | None:
@@ -243,40 +271,54 @@ def review_id(key: str) -> int | None:
 def next_task(session: Session, *, key: str) -> Task | None:
     """The next position of the review to evaluate, if any is left."""
     number = review_id(key)
-    with session.begin():
-        review = session.get(Review, number) if number is not None else None
-        if review is None or review.status == ReviewStatus.DONE:
-            return None
-        index = review.done
-        fen = review.fens[index]
-        side = Board(review.rule_set, fen=fen).turn
-        return Task(
-            room_id=key,
-            game_number=0,
-            ply=index,
-            kind=TaskKind.REVIEW,
-            rule_set=review.rule_set,
-            level=Level.EXECUTIVE,
-            side=side.value,
-            base_fen=fen,
-            tail=(),
-            time_limit=review.seconds_per_position,
-        )
+    if number is None:
+        return None
+    with read_transaction(session):
+        found = session.execute(
+            select(
+                Review.rule_set, Review.seconds_per_position, ReviewPosition.ply, ReviewPosition.fen
+            )
+            .join(ReviewPosition, ReviewPosition.review_id == Review.id)
+            .where(
+                Review.id == number,
+                Review.status == ReviewStatus.QUEUED,
+                ReviewPosition.ply == Review.done,
+            )
+        ).one_or_none()
+    if found is None:
+        return None
+    rule_set, seconds, index, fen = found
+    return Task(
+        room_id=key,
+        game_number=0,
+        ply=index,
+        kind=TaskKind.REVIEW,
+        rule_set=rule_set,
+        level=Level.EXECUTIVE,
+        side=Board(rule_set, fen=fen).turn.value,
+        base_fen=fen,
+        tail=(),
+        time_limit=seconds,
+    )
 
 
 def record(session: Session, task: Task, answer: dict[str, Any], *, ctx: Context) -> bool:
-    """Store one position's evaluation; False if the review has moved on (dropped)."""
+    """Store one position's evaluation in its row, and count it done; False if the review
+    has moved on (dropped)."""
     number = review_id(task.room_id)
+    if number is None:
+        return False
     with session.begin():
-        review = session.get(Review, number, with_for_update=True) if number else None
+        review = session.get(Review, number, with_for_update=True)
         if review is None or review.done != task.ply:
             return False
-        scores, bests = list(review.scores), list(review.bests)
-        scores[task.ply] = int(answer["score"])
-        bests[task.ply] = answer["best"]
-        review.scores, review.bests = scores, bests
+        session.execute(
+            update(ReviewPosition)
+            .where(ReviewPosition.review_id == number, ReviewPosition.ply == task.ply)
+            .values(score=int(answer["score"]), best=answer["best"])
+        )
         review.done = task.ply + 1
-        if review.done >= len(review.fens):
+        if review.done >= review.positions:
             review.status = ReviewStatus.DONE
             review.finished_at = ctx.now
         return True
@@ -304,11 +346,11 @@ def _clamp(score: int) -> int:
 def drums_view(review: Review) -> list[int | None]:
     """Each position's score from the drums' side, clamped (for the graph)."""
     out: list[int | None] = []
-    for fen, score in zip(review.fens, review.scores, strict=True):
-        if score is None:
+    for step in review.steps:
+        if step.score is None:
             out.append(None)
         else:
-            out.append(_clamp(score) if fen.startswith("B") else -_clamp(score))
+            out.append(_clamp(step.score) if step.fen.startswith("B") else -_clamp(step.score))
     return out
 
 
@@ -326,18 +368,24 @@ def judged(review: Review) -> list[Judged]:
     """Every move with what it gave away: the mover's best score before it, less the
     score it left (the opponent's score after it, turned round)."""
     out = []
-    for ply, move in enumerate(review.moves, start=1):
-        before, after = review.scores[ply - 1], review.scores[ply]
-        side = Side.DRUMS if review.fens[ply - 1].startswith("B") else Side.TIRES
-        loss = None if before is None or after is None else _clamp(before) + _clamp(after)
+    steps = review.steps
+    for ply in range(1, len(steps)):
+        before, after = steps[ply - 1], steps[ply]
+        assert before.move is not None
+        side = Side.DRUMS if before.fen.startswith("B") else Side.TIRES
+        loss = (
+            None
+            if before.score is None or after.score is None
+            else _clamp(before.score) + _clamp(after.score)
+        )
         out.append(
             Judged(
                 ply=ply,
-                move=move,
+                move=before.move,
                 side=side,
                 loss=loss,
                 judgement=judge(loss) if loss is not None else None,
-                best=review.bests[ply - 1],
+                best=before.best,
             )
         )
     return out

@@ -132,7 +132,7 @@ def review_out(review: Review) -> ReviewOut:
         )
     return ReviewOut(
         status=review.status,
-        positions=len(review.fens),
+        positions=review.positions,
         done=review.done,
         seconds_per_position=review.seconds_per_position,
         graph=drums_view(review),
@@ -152,11 +152,15 @@ _REVIEW_ANSWERS: dict[int | str, dict[str, Any]] = {
 }
 
 
-# A review waits in the computer's queue: refused while this client holds its share.
+# A review waits in the computer's queue of reviews: refused while this client holds its
+# share of it (429), or while it is full (503).
 _QUEUED = refusals(
     429,
-    s429="Too many requests from this client, or the computer has too many things to "
-    "think about for it (`computer_quota`); retry after `Retry-After`",
+    503,
+    s429="Too many requests from this client, or it has its share of the computer's "
+    "reviews waiting (`computer_quota`); retry after `Retry-After`",
+    s503="The computer's queue of reviews is full (`computer_busy`), or the database is "
+    "unavailable; retry after `Retry-After`",
 )
 
 

@@ -38,7 +38,7 @@ from app.rooms.policy import pending_offer
 from app.rooms.seats import COMPUTER
 from app.rooms.state import GameState
 
-from .worker import Task, TaskKind
+from .worker import Task, TaskKind, task_for
 
 log = logging.getLogger("checkers.computer")
 
@@ -87,21 +87,14 @@ def next_task(session: Session, *, room_id: str, ctx: Context) -> Task | None:
     kind = _owed(state)
     if kind is None or state.seat is None or state.seat.computer_level is None:
         return None
-    board = state.board()
-    base_fen, tail = board.reversible_history()
-    return Task(
+    return task_for(
+        state.board(),
         room_id=state.room.id,
         game_number=state.game.number,
         ply=state.game.ply,
         kind=kind,
-        rule_set=state.room.rule_set,
         level=state.seat.computer_level,
         side=state.game.side_of(state.seat.role).value,
-        base_fen=base_fen,
-        tail=tuple(m.notation() for m in tail),
-        # Each move of the tail is a plain king ply; what the count held before them is
-        # the start position's half-move clock (or 0 after a capture or a man's move).
-        base_king_plies=board.king_plies - len(tail),
     )
 
 
