@@ -20,10 +20,11 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("games") as games:
-        games.add_column(
-            sa.Column("reviewed", sa.Boolean(), server_default=sa.false(), nullable=False)
-        )
+    # A plain ADD COLUMN, never SQLite's batch rebuild of `games`: dropping the old table
+    # would cascade to every game's moves.
+    op.add_column(
+        "games", sa.Column("reviewed", sa.Boolean(), server_default=sa.false(), nullable=False)
+    )
     op.execute(
         "UPDATE games SET reviewed = TRUE WHERE EXISTS (SELECT 1 FROM reviews "
         "WHERE reviews.room_id = games.room_id AND reviews.game_number = games.number)"
@@ -31,5 +32,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("games") as games:
-        games.drop_column("reviewed")
+    op.drop_column("games", "reviewed")
