@@ -4,11 +4,16 @@ repeated, and a failing run logged without stopping the schedule (the next run r
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from apscheduler.schedulers.base import BaseScheduler
+
+from .context import Context
+from .db import Database
+from .logging import log_fields
 
 log = logging.getLogger("checkers.jobs")
 
@@ -40,3 +45,23 @@ def add_periodic(
         replace_existing=True,
         **options,
     )
+
+
+def purge_in_batches(
+    database: Database, purge_batch: Callable[..., int], *, ctx: Context, counted: str
+) -> int:
+    """Delete in transactions of `retention_batch_size` rows each, so a large backlog never
+    holds one long transaction, until a batch comes back short; log how many went (as
+    `counted`) and return it. `purge_batch(session, limit=, ctx=)` deletes one batch."""
+    started = time.perf_counter()
+    size, total = ctx.settings.retention_batch_size, 0
+    while True:
+        with database.session() as session:
+            count: int = purge_batch(session, limit=size, ctx=ctx)
+        total += count
+        if count < size:
+            break
+    if total:
+        elapsed = round((time.perf_counter() - started) * 1000, 1)
+        log_fields(log, "retention", **{counted: total}, ms=elapsed)
+    return total

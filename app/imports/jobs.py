@@ -10,7 +10,6 @@ never collide.
 from __future__ import annotations
 
 import logging
-import time
 
 from apscheduler.schedulers.base import BaseScheduler
 from sqlalchemy import delete, select
@@ -19,8 +18,7 @@ from sqlalchemy.orm import Session
 from app.core.clock import Clock
 from app.core.context import Context
 from app.core.db import Database
-from app.core.jobs import add_periodic
-from app.core.logging import log_fields
+from app.core.jobs import add_periodic, purge_in_batches
 from app.core.settings import Settings
 
 from .models import ImportedGame
@@ -55,22 +53,7 @@ def purge(database: Database, clock: Clock, settings: Settings) -> int:
     if settings.import_retain is None:
         return 0
     ctx = Context(clock.now(), settings)
-    started = time.perf_counter()
-    batch, total = settings.retention_batch_size, 0
-    while True:
-        with database.session() as session:
-            count = purge_batch(session, limit=batch, ctx=ctx)
-        total += count
-        if count < batch:
-            break
-    if total:
-        log_fields(
-            log,
-            "retention",
-            imported_games=total,
-            ms=round((time.perf_counter() - started) * 1000, 1),
-        )
-    return total
+    return purge_in_batches(database, purge_batch, ctx=ctx, counted="imported_games")
 
 
 def add_retention_job(

@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 from app.core.clock import Clock
 from app.core.context import Context
 from app.core.db import Database
-from app.core.jobs import add_periodic
+from app.core.jobs import add_periodic, purge_in_batches
 from app.core.logging import log_fields
 from app.core.settings import Settings
 
@@ -135,19 +135,7 @@ def purge(database: Database, ctx: Context) -> int:
     """Apply the retention (`RETAIN_DAYS`; nothing without it); returns rooms deleted."""
     if ctx.settings.retain is None:
         return 0
-    started = time.perf_counter()
-    batch, total = ctx.settings.retention_batch_size, 0
-    while True:
-        with database.session() as session:
-            count = purge_batch(session, limit=batch, ctx=ctx)
-        total += count
-        if count < batch:
-            break
-    if total:
-        log_fields(
-            log, "retention", rooms=total, ms=round((time.perf_counter() - started) * 1000, 1)
-        )
-    return total
+    return purge_in_batches(database, purge_batch, ctx=ctx, counted="rooms")
 
 
 def add_sweep_job(
