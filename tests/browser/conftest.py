@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.environment import (
@@ -150,3 +151,27 @@ def audit(page: Any, axe_source: str) -> list[dict[str, Any]]:
         ".slice(0, 5), help: v.help}))"
     )
     return list(result)
+
+
+BLUNDER_FEN = "B:W13,16,21,29,30:B4,5,10,14,18"  # 14-17 loses two men to 21x14x7
+
+
+def finished_room(server: str) -> str:
+    """A room whose one game is over: the drums blunder, the tires take two, the drums
+    resign."""
+    made = httpx.post(f"{server}/api/rooms", json={"rule_set": "english", "fen": BLUNDER_FEN})
+    assert made.status_code == 201, made.text
+    room, drums = made.json()["room_id"], made.json()["token"]
+    tires = httpx.post(f"{server}/api/rooms/{room}/join").json()["token"]
+    for ply, (token, move) in enumerate([(drums, "14-17"), (tires, "21x14x7")]):
+        r = httpx.post(
+            f"{server}/api/rooms/{room}/moves",
+            json={"move": move, "expected_ply": ply},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert r.status_code == 200, r.text
+    resigned = httpx.post(
+        f"{server}/api/rooms/{room}/resign", headers={"Authorization": f"Bearer {drums}"}
+    )
+    assert resigned.status_code == 200, resigned.text
+    return str(room)

@@ -10,11 +10,10 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import ARTIFACTS, WAIT, new_page
+from .conftest import ARTIFACTS, WAIT, finished_room, new_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
 
-BLUNDER_FEN = "B:W13,16,21,29,30:B4,5,10,14,18"  # 14-17 loses two men to 21x14x7
 # Kings and men on both far rows: the crowns and the file letters beside the numbers.
 KINGS_FEN = "W:WK1,K2,K3,K4,5,12,13:BK29,K30,K31,K32,20,21"
 
@@ -28,33 +27,12 @@ def _watch(page: Any) -> list[str]:
     return seen
 
 
-def _finished(server: str) -> str:
-    """A room whose one game is over: the drums blunder, the tires take two, the drums
-    resign."""
-    made = httpx.post(f"{server}/api/rooms", json={"rule_set": "english", "fen": BLUNDER_FEN})
-    assert made.status_code == 201, made.text
-    room, drums = made.json()["room_id"], made.json()["token"]
-    tires = httpx.post(f"{server}/api/rooms/{room}/join").json()["token"]
-    for ply, (token, move) in enumerate([(drums, "14-17"), (tires, "21x14x7")]):
-        r = httpx.post(
-            f"{server}/api/rooms/{room}/moves",
-            json={"move": move, "expected_ply": ply},
-            headers={"Authorization": f"Bearer {token}"},
-        )
-        assert r.status_code == 200, r.text
-    resigned = httpx.post(
-        f"{server}/api/rooms/{room}/resign", headers={"Authorization": f"Bearer {drums}"}
-    )
-    assert resigned.status_code == 200, resigned.text
-    return str(room)
-
-
 def test_a_finished_game_asks_for_its_review_only_once_there_is_one(
     browser: Any, server: str
 ) -> None:
     from playwright.sync_api import expect
 
-    room = _finished(server)
+    room = finished_room(server)
     page = new_page(browser)
     seen = _watch(page)
     asked: list[str] = []

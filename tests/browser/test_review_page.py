@@ -6,31 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 
-from .conftest import WAIT, new_page
+from .conftest import WAIT, finished_room, new_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
-
-BLUNDER_FEN = "B:W13,16,21,29,30:B4,5,10,14,18"  # 14-17 loses two men to 21x14x7
 
 
 def test_a_spectator_reviews_a_finished_game(browser: Any, server: str) -> None:
     from playwright.sync_api import expect
 
-    made = httpx.post(f"{server}/api/rooms", json={"rule_set": "english", "fen": BLUNDER_FEN})
-    assert made.status_code == 201, made.text
-    room, drums = made.json()["room_id"], made.json()["token"]
-    tires = httpx.post(f"{server}/api/rooms/{room}/join").json()["token"]
-    for ply, (token, move) in enumerate([(drums, "14-17"), (tires, "21x14x7")]):
-        r = httpx.post(
-            f"{server}/api/rooms/{room}/moves",
-            json={"move": move, "expected_ply": ply},
-            headers={"Authorization": f"Bearer {token}"},
-        )
-        assert r.status_code == 200, r.text
-    httpx.post(f"{server}/api/rooms/{room}/resign", headers={"Authorization": f"Bearer {drums}"})
+    room = finished_room(server)
 
     page = new_page(browser)
     page.goto(f"{server}/r/{room}")
