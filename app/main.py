@@ -32,6 +32,7 @@ from app.core.ratelimit import RateLimitMiddleware, is_limited
 from app.core.settings import Settings, get_settings
 from app.i18n.context import LanguageMiddleware
 from app.imports.router import router as imports_router
+from app.imports.runner import ImportRunner
 from app.notify.router import router as notify_router
 from app.rooms import runtime
 from app.rooms.live import AnswerFirstMiddleware, Hub
@@ -85,6 +86,7 @@ def create_app(
             yield
         finally:
             computer.shutdown()
+            imports.shutdown()
             if background is not None:
                 background.shutdown()
             await hub.stop()
@@ -111,6 +113,8 @@ def create_app(
     app.state.health_probe = probe
     computer = ComputerRunner(database, clock, settings)
     app.state.computer = computer
+    imports = ImportRunner(settings)
+    app.state.imports = imports
     hub = Hub(database, coalesce_seconds=settings.live_coalesce_seconds)
     runtime.install(
         app,

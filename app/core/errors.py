@@ -248,8 +248,17 @@ class Error(BaseModel):
         description="`game_limit`: the most games one room holds; `too_many_games`: the most "
         "games one PDN import takes.",
     )
+    max_total_plies: int | None = Field(
+        default=None,
+        description="`too_many_plies_in_all`: the most moves the games of one PDN import "
+        "may hold in all.",
+    )
     ply: int | None = Field(
         default=None, description="`conditional_refused`: the ply of the refused move."
+    )
+    plies: int | None = Field(
+        default=None,
+        description="`too_many_plies_in_all`: the moves the games of the text hold in all.",
     )
     move: str | None = Field(
         default=None, description="`conditional_refused`: the refused move as sent."

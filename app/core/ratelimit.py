@@ -30,6 +30,9 @@ from .responses import send_json
 from .settings import Settings
 
 _ROOM = r"/[^/]+"
+# A game's number, or the route template's placeholder for it (the OpenAPI document asks
+# `is_limited` about templates).
+_NUMBER = r"/(?:[0-9]+|\{number\})"
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,7 @@ RULES = (
     _rule("mail", f"/r{_ROOM}/email"),
     _rule("links", f"/r{_ROOM}/device-link"),
     _rule("links", f"/r{_ROOM}/continue"),
-    _rule("reviews", f"/api/rooms{_ROOM}/games/[0-9]+/review"),
+    _rule("reviews", f"/api/rooms{_ROOM}/games{_NUMBER}/review"),
     _rule("reviews", f"/api/imported-games{_ROOM}/review"),
     # An imported game is replayed for every read (its JSON, its PDN, its page).
     *_reads("imported_reads", f"/api/imported-games{_ROOM}"),

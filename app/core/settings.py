@@ -71,6 +71,25 @@ class Settings(BaseSettings):
         ge=1,
         description="Plies of an imported game; a longer one is reported, not stored.",
     )
+    import_max_total_plies: int = Field(
+        default=100_000,
+        ge=1,
+        description="Moves the games of one PDN import may hold in all (Tinsley's 724 "
+        "games hold 36,108); a text with more is refused whole (422).",
+    )
+    import_workers: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="Processes that replay imported texts, apart from the web process and "
+        "at a lower priority.",
+    )
+    import_queue_per_client: int = Field(
+        default=1, ge=1, description="Imports one client may have being replayed (429)."
+    )
+    import_queue_max: int = Field(
+        default=8, ge=1, description="Imports being replayed or waiting, in all (503 when full)."
+    )
     log_level: str = Field(default="INFO", description="Python logging level.")
     db_pool_size: int = Field(default=10, ge=1, description="Database connections kept open.")
     db_max_overflow: int = Field(

@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi import APIRouter, Query, Request, Response, status
 from fastapi.exceptions import RequestValidationError
+from fastapi.responses import StreamingResponse
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from app.core.deps import ContextDep, DatabaseDep, SessionDep
+from app.core.deps import ClientDep, ContextDep, DatabaseDep, SessionDep
 from app.core.errors import InvalidInput
 from app.core.ids import id_path
 from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse
 from app.rooms.schemas import RULE_SET_KEYS, ErrorOut
 
 from . import service
-from .schemas import ImportedGameOut, ImportIn, ImportOut
-from .view import import_out, imported_game_out
+from .runner import ImportRunner
+from .schemas import ImportedGameOut, ImportedReportOut, ImportIn, ImportOut
+from .view import import_summary, imported_game_out
 
 router = APIRouter(prefix="/api", tags=["imports"])
 
@@ -46,9 +49,20 @@ _BODY: dict[str, Any] = {
     responses={
         422: {
             "model": ErrorOut,
-            "description": "The body does not fit, holds no game (`no_games`) or more games "
-            "than one import takes (`too_many_games`, with `max_games`)",
-        }
+            "description": "The body does not fit, holds no game (`no_games`), more games "
+            "than one import takes (`too_many_games`, with `max_games`) or more moves in "
+            "all (`too_many_plies_in_all`, with `max_total_plies`)",
+        },
+        429: {
+            "model": ErrorOut,
+            "description": "Too many imports from this client, or its last import is still "
+            "being replayed (`import_quota`); `Retry-After` says when to retry",
+        },
+        503: {
+            "model": ErrorOut,
+            "description": "The service is replaying as many imports as it takes "
+            "(`import_busy`); `Retry-After` says when to retry",
+        },
     },
     openapi_extra=_BODY,
     summary="Import the recorded games of a PDN text (JSON, or the text itself or its file)",
@@ -57,6 +71,7 @@ async def create_import(
     request: Request,
     database: DatabaseDep,
     ctx: ContextDep,
+    client: ClientDep,
     rule_set: str = Query(
         default="english",
         max_length=32,
@@ -68,8 +83,10 @@ async def create_import(
     with a replay page and its own PDN. A game that fails is reported (game, line, column,
     ply, move, reason, legal moves) and the games after it still import; a game longer
     than `IMPORT_MAX_PLIES` plies fails so (`too_many_plies`). The body may be up to
-    `IMPORT_MAX_BYTES`; a text of more than `IMPORT_MAX_GAMES` games is refused whole
-    (`too_many_games`). A report quotes at most 60 characters of the text it read."""
+    `IMPORT_MAX_BYTES`; a text of more than `IMPORT_MAX_GAMES` games, or whose games hold
+    more than `IMPORT_MAX_TOTAL_PLIES` moves in all, is refused whole. A report quotes at
+    most 60 characters of the text it read. A client has one import replayed at a time;
+    the answer is streamed, a few games at a time."""
     raw = await request.body()
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "application/json":
@@ -86,13 +103,33 @@ async def create_import(
     else:
         raise InvalidInput(f'send the PDN as text/plain, or as JSON {{"pdn": ...}}, not as {kind}')
 
-    def run() -> ImportOut:
-        with database.session() as session:
-            items = service.import_pdn(session, text=text, default_rule_set=default, ctx=ctx)
-        return import_out(items, encoding)
+    service.check_rule_set(default)
+    runner: ImportRunner = request.app.state.imports
+    replayed = await runner.replay(text, default_rule_set=default, client=client)
+    service.refuse(replayed)
 
-    answer = await run_in_threadpool(run)
-    return ModelResponse(answer, status_code=status.HTTP_201_CREATED)
+    def store() -> list[ImportedReportOut]:
+        with database.session() as session:
+            return service.store(session, replayed, ctx=ctx)
+
+    reports = await run_in_threadpool(store)
+    return StreamingResponse(
+        streamed(import_summary(reports, encoding)),
+        status_code=status.HTTP_201_CREATED,
+        media_type="application/json",
+    )
+
+
+def streamed(answer: ImportOut, games_per_chunk: int = 50) -> Iterator[bytes]:
+    """The answer's JSON a few games at a time, so an answer of a thousand games is never
+    held as one string. Its fields are the model's; only their order differs."""
+    head = answer.model_dump_json(exclude={"games"})
+    yield head[:-1].encode() + b',"games":['
+    games = answer.games
+    for start in range(0, len(games), games_per_chunk):
+        chunk = ",".join(g.model_dump_json() for g in games[start : start + games_per_chunk])
+        yield (b"," if start else b"") + chunk.encode()
+    yield b"]}"
 
 
 @router.get(

@@ -1,9 +1,9 @@
-"""Importing PDN: every game of a text replayed through the engine, the ones that replay
-stored, the others reported with where and why; reading and exporting a stored game."""
+"""Importing PDN: every game of a text replayed through the engine (in a worker,
+`app.imports.runner`), the ones that replay stored, the others reported with where and
+why; reading and exporting a stored game."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import insert
@@ -12,11 +12,14 @@ from sqlalchemy.orm import Session
 from app.core.context import Context
 from app.core.errors import InvalidInput, NotFound
 from app.core.ids import new_id
+from app.core.settings import Settings
 from app.engine import RULE_SETS, Side, pdn, tradition
-from app.engine.pdn import AFTER_ROSTER, ROSTER, GameRecord, PdnError, ReplayReport
+from app.engine.pdn import AFTER_ROSTER, ROSTER, GameRecord
 from app.rooms import errors as room_errors
 
 from .models import ImportedGame
+from .replay import Limits, Replayed, replay_text
+from .schemas import ImportedReportOut
 
 
 class NoGames(InvalidInput):
@@ -31,18 +34,17 @@ class TooManyGames(InvalidInput):
     code = "too_many_games"
 
 
+class TooManyPliesInAll(InvalidInput):
+    """The games of the PDN text hold more moves in all than one import replays
+    (`max_total_plies`)."""
+
+    code = "too_many_plies_in_all"
+
+
 class ImportedGameNotFound(NotFound):
     """No imported game has this id."""
 
     code = "imported_game_not_found"
-
-
-@dataclass(frozen=True, slots=True)
-class Imported:
-    """A game of the text, replayed, and its id when it was stored."""
-
-    report: ReplayReport
-    id: str | None
 
 
 def decode(raw: bytes) -> tuple[str, str]:
@@ -56,80 +58,75 @@ def decode(raw: bytes) -> tuple[str, str]:
 
 def import_pdn(
     session: Session, *, text: str, default_rule_set: str, ctx: Context
-) -> list[Imported]:
-    """Replay every game of `text` (games without a GameType tag in `default_rule_set`)
-    and store each that replays in full; a failing game is reported and does not stop
-    the games after it. A game longer than `IMPORT_MAX_PLIES` fails (`too_many_plies`);
-    a text of more than `IMPORT_MAX_GAMES` games is refused whole (TooManyGames), as is
-    one without any game (NoGames)."""
+) -> list[ImportedReportOut]:
+    """Replay and store `text` in this process (the API replays in a worker instead,
+    `app.imports.runner`); the limits are the `IMPORT_MAX_*` settings."""
+    check_rule_set(default_rule_set)
+    replayed = replay_text(text, default_rule_set=default_rule_set, limits=limits_of(ctx.settings))
+    refuse(replayed)
+    return store(session, replayed, ctx=ctx)
+
+
+def limits_of(settings: Settings) -> Limits:
+    return Limits(
+        games=settings.import_max_games,
+        plies=settings.import_max_plies,
+        total_plies=settings.import_max_total_plies,
+    )
+
+
+def refuse(replayed: Replayed) -> None:
+    """Raise what a text refused whole is refused with (nothing is stored)."""
+    params = replayed.params
+    match replayed.refused:
+        case None:
+            return
+        case "too_many_games":
+            raise TooManyGames(
+                f"this text holds more than {params['max_games']} games, the most one "
+                "import takes: import it in parts",
+                **params,
+            )
+        case "too_many_plies_in_all":
+            raise TooManyPliesInAll(
+                f"this text's games hold {params['plies']} moves in all, more than the "
+                f"{params['max_total_plies']} one import takes: import it in parts",
+                **params,
+            )
+        case "no_games":
+            raise NoGames(
+                'no game found: a PDN game is tags such as [Event "..."] and its moves, '
+                "such as 1. 11-15 22-18 2. 15x22"
+            )
+        case _:  # not a text at all
+            raise InvalidInput(f"cannot read this PDN: {params.get('reason', '')}")
+
+
+def check_rule_set(default_rule_set: str) -> None:
     if default_rule_set not in RULE_SETS:
         raise room_errors.UnknownRuleSet(
             f"unknown rule set {default_rule_set!r}", rule_sets=sorted(RULE_SETS)
         )
-    limit = ctx.settings.import_max_games
-    try:
-        reports = pdn.read_pdn(
-            text,
-            default_rule_set=default_rule_set,
-            max_games=limit,
-            max_plies=ctx.settings.import_max_plies,
-        )
-    except pdn.TooManyGames:
-        raise TooManyGames(
-            f"this text holds more than {limit} games, the most one import takes: "
-            "import it in parts",
-            max_games=limit,
-        ) from None
-    except PdnError as exc:  # not a text at all
-        raise InvalidInput(f"cannot read this PDN: {exc}") from None
-    if not reports:
-        raise NoGames(
-            'no game found: a PDN game is tags such as [Event "..."] and its moves, '
-            "such as 1. 11-15 22-18 2. 15x22"
-        )
-    out: list[Imported] = []
+
+
+def store(session: Session, replayed: Replayed, *, ctx: Context) -> list[ImportedReportOut]:
+    """Store every game of a replayed text that replayed in full; each game's report, with
+    the stored game's id."""
     rows: list[dict[str, Any]] = []
-    for report in reports:
-        if not report.ok:
-            out.append(Imported(report, None))
+    reports: list[ImportedReportOut] = []
+    for row, report in zip(replayed.rows, replayed.reports, strict=True):
+        if row is None:
+            reports.append(ImportedReportOut.model_validate(report))
             continue
         game_id = new_id()
-        start = report.start
-        rows.append(
-            {
-                "id": game_id,
-                "rule_set": report.rule_set,
-                "number": report.game.number,
-                "tags": report.game.tag_values,
-                "start_fen": start.internal_fen() if start else None,
-                "start_half_move_clock": start.half_move_clock if start else None,
-                "start_move_number": start.move_number if start else None,
-                "moves": [m.notation() for m in report.moves],
-                "plies": len(report.moves),
-                "result": report.result,
-                # The code and params let the pages say a note in the reader's language.
-                "notes": [
-                    {
-                        "line": n.line,
-                        "column": n.column,
-                        "text": n.text,
-                        "code": n.code,
-                        "params": n.params,
-                    }
-                    for n in report.notes
-                ],
-                "service_end_ply": report.service_end.ply if report.service_end else None,
-                "service_end": (
-                    report.service_end.termination.value if report.service_end else None
-                ),
-                "created_at": ctx.now,
-            }
+        rows.append({**row, "id": game_id, "created_at": ctx.now})
+        reports.append(
+            ImportedReportOut.model_validate({**report, "imported": True, "id": game_id})
         )
-        out.append(Imported(report, game_id))
     if rows:
         with session.begin():
             session.execute(insert(ImportedGame), rows)
-    return out
+    return reports
 
 
 def read_imported(session: Session, *, game_id: str) -> ImportedGame:

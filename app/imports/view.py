@@ -3,23 +3,21 @@
 from __future__ import annotations
 
 from app.engine import RULE_SETS, tradition
-from app.engine.pdn import ReplayFailure, ReplayReport, ServiceEnd
 from app.i18n.context import current
 from app.rooms.positions import start_board, start_text
 from app.rooms.schemas import MoveOut
 from app.rooms.view import move_forms, move_number, rule_set_out
 
 from .models import ImportedGame
+from .replay import as_result
 from .schemas import (
-    FailureOut,
     ImportedGameOut,
     ImportedReportOut,
     ImportOut,
     NoteOut,
-    PdnResult,
     ServiceEndOut,
 )
-from .service import Imported, winner_of
+from .service import winner_of
 
 
 def page_url(game_id: str) -> str:
@@ -30,67 +28,19 @@ def pdn_url(game_id: str) -> str:
     return f"/api/imported-games/{game_id}.pdn"
 
 
-def _service_end(end: ServiceEnd | None) -> ServiceEndOut | None:
-    return ServiceEndOut(ply=end.ply, termination=end.termination.value) if end else None
+def linked(report: ImportedReportOut) -> ImportedReportOut:
+    """A game's report with the links of its stored game, if it was stored."""
+    if report.id is None:
+        return report
+    return report.model_copy(update={"url": page_url(report.id), "pdn_url": pdn_url(report.id)})
 
 
-def _failure(failure: ReplayFailure | None) -> FailureOut | None:
-    if failure is None:
-        return None
-    return FailureOut(
-        game=failure.game,
-        line=failure.line,
-        column=failure.column,
-        ply=failure.ply,
-        move=failure.move,
-        reason=failure.reason,
-        code=failure.code,
-        params=failure.params,
-        legal_moves=list(failure.legal_moves),
-    )
-
-
-def _result(value: str) -> PdnResult:
-    for known in ("1-0", "0-1", "1/2-1/2"):
-        if value == known:
-            return known
-    return "*"
-
-
-def report_out(item: Imported) -> ImportedReportOut:
-    report: ReplayReport = item.report
-    game = report.game
-    return ImportedReportOut(
-        number=game.number,
-        line=game.line,
-        column=game.column,
-        imported=item.id is not None,
-        id=item.id,
-        url=page_url(item.id) if item.id else None,
-        pdn_url=pdn_url(item.id) if item.id else None,
-        rule_set=report.rule_set,
-        white=game.tag("White"),
-        black=game.tag("Black"),
-        event=game.tag("Event"),
-        date=game.tag("Date"),
-        result=_result(report.result),
-        plies=len(report.moves),
-        from_position=report.start is not None,
-        notes=[
-            NoteOut(line=n.line, column=n.column, text=n.text, code=n.code, params=n.params)
-            for n in report.notes
-        ],
-        service_end=_service_end(report.service_end),
-        failure=_failure(report.failure),
-    )
-
-
-def import_out(items: list[Imported], encoding: str) -> ImportOut:
-    imported = sum(item.id is not None for item in items)
+def import_summary(reports: list[ImportedReportOut], encoding: str) -> ImportOut:
+    imported = sum(report.imported for report in reports)
     return ImportOut(
-        games=[report_out(item) for item in items],
+        games=[linked(report) for report in reports],
         imported=imported,
-        failed=len(items) - imported,
+        failed=len(reports) - imported,
         encoding=encoding,
     )
 
@@ -148,7 +98,7 @@ def imported_game_out(game: ImportedGame) -> ImportedGameOut:
             rule_set, game.start_fen, game.start_half_move_clock, game.start_move_number
         ),
         moves=moves,
-        result=_result(game.result),
+        result=as_result(game.result),
         winner=winner_of(game.result),
         result_text=result_text(rule_set, game.result),
         notes=[NoteOut(**note) for note in game.notes],

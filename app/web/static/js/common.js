@@ -70,10 +70,14 @@ export function plainError(data) {
     case "token_required":
       return t("This browser no longer holds a seat in this room.");
     case "too_large":
+    case "too_many_games":
+    case "too_many_plies_in_all":
       return t("That is more than the service takes at once; send it in parts.");
     case "rate_limited":
+    case "import_quota":
       return t("That was a lot at once: wait a moment and try again.");
     case "database_unavailable":
+    case "import_busy":
       return t("The service is busy for a moment: try again shortly.");
     case "confirmation_pending":
       return t("A link went to that address a moment ago: follow it, or ask again in {time}.", {
