@@ -30,7 +30,7 @@ from app.core.ids import is_id
 from app.core.responses import ModelResponse, no_store
 from app.engine import RULE_SETS
 from app.i18n import COOKIE as LANGUAGE_COOKIE
-from app.i18n import DEFAULT_RULE_SET, LANGUAGES, page_catalog
+from app.i18n import DEFAULT_RULE_SET, LANGUAGES, Translator, page_catalog
 from app.i18n.context import current
 from app.imports import service as imports
 from app.imports.texts import texts_for
@@ -57,12 +57,31 @@ HERE = FsPath(__file__).parent
 STATIC = HERE / "static"
 
 
+# The colour scheme a visitor chose, kept in the browser: "auto" follows the system's.
+THEME_COOKIE = "theme"
+THEMES = ("auto", "light", "dark")
+
+
+def _theme(tr: Translator, chosen: str) -> dict[str, str]:
+    """The page's scheme, the one its switch goes to next, and the switch's label."""
+    theme = chosen if chosen in THEMES else "auto"
+    labels = {
+        "auto": tr._("Colours follow the system: switch to light"),
+        "light": tr._("Light colours: switch to dark"),
+        "dark": tr._("Dark colours: switch to follow the system"),
+    }
+    following = THEMES[(THEMES.index(theme) + 1) % len(THEMES)]
+    return {"theme": theme, "theme_next": following, "theme_label": labels[theme]}
+
+
 def _language(request: Request) -> dict[str, Any]:
     """What every page needs of its language: the messages (`_`, `ngettext`), the tag
-    for `<html lang>`, the picker's languages and the page scripts' catalog."""
+    for `<html lang>`, the picker's languages and the page scripts' catalog; and its
+    colour scheme."""
     tr = current()
     path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
     return {
+        **_theme(tr, request.cookies.get(THEME_COOKIE, "auto")),
         "_": tr._,
         "ngettext": tr.ngettext,
         "lang": tr.tag,
@@ -451,11 +470,26 @@ def choose_language(
 ) -> Response:
     """The picker: keep the chosen language in a cookie (a year) and go back to the page
     it was chosen on (a path of this site only); a seat's own cookie is untouched."""
+    return _kept(LANGUAGE_COOKIE, lang if lang in LANGUAGES else None, back)
+
+
+@router.post("/theme", dependencies=[SameOrigin])
+def choose_theme(
+    theme: str = Form(max_length=8), back: str = Form(default="/", max_length=2000)
+) -> Response:
+    """The colour switch: keep the chosen scheme in a cookie (a year) and go back to the
+    page it was chosen on."""
+    return _kept(THEME_COOKIE, theme if theme in THEMES else None, back)
+
+
+def _kept(cookie: str, value: str | None, back: str) -> Response:
+    """Back to `back` (a path of this site only, else home), keeping `value` in `cookie`
+    for a year when it is one the site knows."""
     if not back.startswith("/") or back.startswith("//") or "\\" in back:
         back = "/"
     response = RedirectResponse(back, status_code=status.HTTP_303_SEE_OTHER)
-    if lang in LANGUAGES:
-        response.set_cookie(LANGUAGE_COOKIE, lang, max_age=365 * 86400, path="/", samesite="lax")
+    if value is not None:
+        response.set_cookie(cookie, value, max_age=365 * 86400, path="/", samesite="lax")
     return response
 
 

@@ -103,8 +103,14 @@ def _close_pages(request: pytest.FixtureRequest) -> Iterator[None]:
             context.close()
 
 
-def new_page(browser: Any, width: int = 1280, height: int = 860) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": height})
+def new_page(
+    browser: Any, width: int = 1280, height: int = 860, *, scheme: str = "light", **options: Any
+) -> Any:
+    """A page in a context of its own, at `width` x `height`, with the system's colour
+    `scheme` emulated (light or dark)."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, color_scheme=scheme, **options
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -1,5 +1,6 @@
 """The pages measured with a real accessibility auditor (axe-core): no violation on the
-home page, a waiting room, a player's and a spectator's room page and a finished game."""
+home page, a waiting room, a player's and a spectator's room page and a finished game, in
+the light and in the dark colour scheme (contrast included)."""
 
 from __future__ import annotations
 
@@ -14,17 +15,20 @@ from .test_room_page import _create, _join, _tap
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
 
 
-def test_no_page_has_an_accessibility_violation(browser: Any, server: str, axe_source: str) -> None:
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_page_has_an_accessibility_violation(
+    browser: Any, server: str, axe_source: str, scheme: str
+) -> None:
     from playwright.sync_api import expect
 
     found: dict[str, list[dict[str, Any]]] = {}
-    home = new_page(browser)
+    home = new_page(browser, scheme=scheme)
     home.goto(server + "/")
     found["home"] = audit(home, axe_source)
-    creator = new_page(browser)
+    creator = new_page(browser, scheme=scheme)
     url = _create(creator, server)
     found["waiting room"] = audit(creator, axe_source)
-    invited = new_page(browser, 375, 812)
+    invited = new_page(browser, 375, 812, scheme=scheme)
     invited.goto(url)
     found["invitation"] = audit(invited, axe_source)
     _join(invited, url)
@@ -32,7 +36,7 @@ def test_no_page_has_an_accessibility_violation(browser: Any, server: str, axe_s
     _tap(creator, 11, 15)
     expect(invited.locator("#moves button")).to_have_count(1, timeout=WAIT)
     found["player"] = audit(creator, axe_source)
-    watcher = new_page(browser)
+    watcher = new_page(browser, scheme=scheme)
     watcher.goto(url)
     found["spectator"] = audit(watcher, axe_source)
     invited.get_by_role("button", name="Resign").click()
