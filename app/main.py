@@ -41,6 +41,7 @@ from app.rooms.router import router as rooms_router
 from app.rooms.state import lock_room
 from app.scheduler import start_background
 from app.web.docs import mount_docs
+from app.web.pwa import router as pwa_router
 from app.web.router import mount_static
 from app.web.router import router as web_router
 from app.web.security import SecurityHeadersMiddleware
@@ -128,6 +129,7 @@ def create_app(
     app.include_router(notify_router)
     app.include_router(health_router)
     app.include_router(web_router)
+    app.include_router(pwa_router)
     mount_static(app)
     mount_docs(app)
     install_error_handlers(app)

@@ -8,14 +8,13 @@ state-changing one first passes the cross-site check.
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime
 from pathlib import Path as FsPath
 from typing import Annotated, Any
 
 import orjson
 from fastapi import APIRouter, Depends, FastAPI, Form, Path, Query, Request, Response, status
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
@@ -45,6 +44,7 @@ from app.rooms.state import GameState
 from app.rooms.texts import LEVEL_DIFFICULTY
 from app.rooms.view import build_view, rule_set_out
 
+from .assets import ASSET_VERSION, STATIC, asset
 from .security import (
     SEAT_COOKIE,
     require_same_origin,
@@ -54,7 +54,6 @@ from .security import (
 )
 
 HERE = FsPath(__file__).parent
-STATIC = HERE / "static"
 
 
 # The colour scheme a visitor chose, kept in the browser: "auto" follows the system's.
@@ -94,18 +93,7 @@ def _language(request: Request) -> dict[str, Any]:
 templates = Jinja2Templates(directory=str(HERE / "templates"), context_processors=[_language])
 
 
-def _asset_version() -> str:
-    """A digest of the static files: changes whenever one does (cache busting)."""
-    digest = hashlib.sha256()
-    for path in sorted(STATIC.rglob("*")):
-        if path.is_file():
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:10]
-
-
-ASSET_VERSION = _asset_version()
-templates.env.globals["asset"] = lambda name: f"/static/{name}?v={ASSET_VERSION}"
+templates.env.globals["asset"] = asset
 
 router = APIRouter(include_in_schema=False)
 SameOrigin = Depends(require_same_origin)
@@ -491,16 +479,6 @@ def _kept(cookie: str, value: str | None, back: str) -> Response:
     if value is not None:
         response.set_cookie(cookie, value, max_age=365 * 86400, path="/", samesite="lax")
     return response
-
-
-@router.get("/sw.js")
-def service_worker() -> FileResponse:
-    """The service worker, served from the root so that it may control every page."""
-    return FileResponse(
-        STATIC / "js" / "sw.js",
-        media_type="text/javascript",
-        headers={"Cache-Control": "no-cache"},
-    )
 
 
 class _Static(StaticFiles):
