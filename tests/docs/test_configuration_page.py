@@ -31,5 +31,7 @@ def documented_variables() -> set[str]:
 
 def test_every_setting_has_a_row() -> None:
     documented = documented_variables()
-    missing = sorted(name.upper() for name in Settings.model_fields if name.upper() not in documented)
+    missing = sorted(
+        name.upper() for name in Settings.model_fields if name.upper() not in documented
+    )
     assert missing == [], f"settings missing from {PAGE.name}: {missing}"
