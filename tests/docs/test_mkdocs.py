@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.environment import unavailable
+from tests.environment import missing_mkdocs, unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,14 +23,8 @@ SITES = {
 
 
 def _mkdocs() -> None:
-    try:
-        import material  # noqa: F401
-        import mkdocs  # noqa: F401
-    except ImportError as exc:
-        unavailable(
-            f"MkDocs or its Material theme is not installed ({exc.name}): "
-            "make install installs both (the dev extra)"
-        )
+    if reason := missing_mkdocs():
+        unavailable(reason)
 
 
 @pytest.mark.parametrize("config", sorted(SITES))
