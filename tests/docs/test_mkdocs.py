@@ -17,8 +17,8 @@ from tests.environment import missing_mkdocs, unavailable
 ROOT = Path(__file__).resolve().parents[2]
 
 SITES = {
-    "mkdocs.yml": ("index.html", "rules/index.html", "configuration/index.html", "api/index.html"),
-    "engine/mkdocs.yml": ("index.html", "strength/index.html", "tables/index.html"),
+    "mkdocs.yml": ("index.html", "rules.html", "configuration.html", "api.html"),
+    "engine/mkdocs.yml": ("index.html", "strength.html", "tables.html"),
 }
 
 
