@@ -9,7 +9,7 @@ LANGUAGES := en pt_BR ru es it th
 COMPILED_SOURCES := $(shell $(PYTHON) app/build.py)
 
 .PHONY: install run test test-fast lint fmt bench egdb migrate clean screenshot lock lock-check i18n \
-	audit
+	audit docs
 
 # The install takes every version from the lock files, checked by their hashes: first
 # the build tools, then the service with its dev, test and bench extras, then the project
@@ -86,6 +86,15 @@ audit: $(STAMP)
 	|| { echo "make audit: failed: a known vulnerability above, or no advisory database" \
 		"could be reached for every package (pip-audit asks PyPI's JSON API)"; exit 1; }
 
+# The documentation: the service's site (mkdocs.yml, docs/) into site/ and the engine's
+# (engine/mkdocs.yml, engine/docs/) into engine/site/, both git-ignored. MkDocs and the
+# Material theme come with the dev extra; the build fetches nothing (no web fonts, no social
+# cards) and --strict fails it on a broken link, a missing anchor or a page out of the nav.
+# NO_MKDOCS_2_WARNING silences the theme's banner about its end of life.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --config-file mkdocs.yml
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --config-file engine/mkdocs.yml
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -102,7 +111,7 @@ egdb: $(STAMP)
 	$(BIN)/checkers egdb build all --pieces 4
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build site engine/site
 	find app -name '*.so' -delete
 	rm -f app/_compiled_sources.txt
 

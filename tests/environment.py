@@ -102,6 +102,19 @@ def missing_compiled_build() -> str | None:
     return "no compiled build here (installed without a C compiler, or stale)"
 
 
+@cache
+def missing_mkdocs() -> str | None:
+    try:
+        import material  # noqa: F401
+        import mkdocs  # noqa: F401
+    except ImportError as exc:
+        return (
+            f"MkDocs or its Material theme is not installed ({exc.name}): "
+            "make install installs both (the dev extra)"
+        )
+    return None
+
+
 def report() -> list[str]:
     """A line for each part this machine lacks, naming the tests that skip for it."""
     parts = (
@@ -110,8 +123,9 @@ def report() -> list[str]:
         ("the browser tests", missing_browser),
         ("the accessibility audits (axe-core)", missing_axe),
         ("the compiled-build checks", missing_compiled_build),
+        ("the documentation builds (tests/docs/test_mkdocs.py)", missing_mkdocs),
     )
     verb = "failing (CI=true)" if under_ci() else "skipping"
     lines = [f"{verb} {what}: {reason}" for what, probe in parts if (reason := probe())]
-    everything = "PostgreSQL, Redis, Chromium, npm and the compiled build are here"
+    everything = "PostgreSQL, Redis, Chromium, npm, the compiled build and MkDocs are here"
     return lines or [f"{everything}: nothing skips"]
