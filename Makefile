@@ -8,7 +8,7 @@ LANGUAGES := en pt_BR ru es it th
 # The modules mypyc compiles (app/build.py): editing one rebuilds the compiled build.
 COMPILED_SOURCES := $(shell $(PYTHON) app/build.py)
 
-.PHONY: install run test test-fast lint fmt bench egdb migrate clean screenshot lock lock-check i18n \
+.PHONY: install run test test-fast lint fmt bench egdb migrate clean screenshot icons lock lock-check i18n \
 	audit docs
 
 # The install takes every version from the lock files, checked by their hashes: first
@@ -46,6 +46,10 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -m "not slow"
+
+# The app's PNG icons, drawn from their SVG sources with Chromium (tools/icons.py).
+icons: $(STAMP)
+	$(BIN)/python tools/icons.py
 
 # The README's picture of the room page, retaken by its browser test.
 screenshot: $(STAMP)

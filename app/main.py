@@ -45,6 +45,7 @@ from app.web.pwa import router as pwa_router
 from app.web.router import mount_static
 from app.web.router import router as web_router
 from app.web.security import SecurityHeadersMiddleware
+from app.web.share import router as share_router
 
 log = logging.getLogger("checkers.app")
 
@@ -130,6 +131,7 @@ def create_app(
     app.include_router(health_router)
     app.include_router(web_router)
     app.include_router(pwa_router)
+    app.include_router(share_router)
     mount_static(app)
     mount_docs(app)
     install_error_handlers(app)

@@ -23,9 +23,7 @@ def _worker_ready(page: Any) -> None:
     )
 
 
-def test_chromium_finds_the_site_installable(
-    browser: Any, server: str, tmp_path: Path
-) -> None:
+def test_chromium_finds_the_site_installable(browser: Any, server: str, tmp_path: Path) -> None:
     """In a profile of its own: Chromium installs nothing from an incognito context."""
     context = browser.browser_type.launch_persistent_context(
         str(tmp_path / "profile"),

@@ -828,6 +828,24 @@ for (const b of document.querySelectorAll("[data-copy]")) {
   b.addEventListener("click", () => copyFrom($(b.dataset.copy), b));
 }
 
+// Phones share as phones do: the system's share sheet with the invitation in the player's
+// language; where there is none, the link is copied instead.
+const shareButton = $("share-native");
+shareButton.hidden = false;
+shareButton.addEventListener("click", async () => {
+  const url = $("share-url").value;
+  const text = t("Let's play checkers ({rule_set}), each at our own pace.", { rule_set: state.view.rule_set.name });
+  if (typeof navigator.share === "function") {
+    try {
+      await navigator.share({ title: document.title, text, url });
+      return;
+    } catch (e) {
+      if (e?.name === "AbortError") return; // the player closed the sheet
+    }
+  }
+  copyFrom($("share-url"), shareButton);
+});
+
 $("device-link").addEventListener("click", async () => {
   try {
     const link = await post(`${base}/device-link`, {});
