@@ -217,6 +217,12 @@ function drawActions() {
   if (view.status === "waiting" && !me) {
     items.push(button(t("Accept and play the tires"), accept, "button primary"));
   }
+  if (view.status === "waiting" && me) {
+    // The creator's one decision while waiting: send the link, next to the board.
+    const share = button(t("Share"), () => shareRoom(share), "button primary");
+    share.id = "share-action";
+    items.push(share);
+  }
   if (me && playing()) {
     const draw = offer("draw");
     if (draw && draw.by_seat !== me.seat) {
@@ -830,9 +836,7 @@ for (const b of document.querySelectorAll("[data-copy]")) {
 
 // Phones share as phones do: the system's share sheet with the invitation in the player's
 // language; where there is none, the link is copied instead.
-const shareButton = $("share-native");
-shareButton.hidden = false;
-shareButton.addEventListener("click", async () => {
+async function shareRoom(shareButton) {
   const url = $("share-url").value;
   const text = t("Let's play checkers ({rule_set}), each at our own pace.", { rule_set: state.view.rule_set.name });
   if (typeof navigator.share === "function") {
@@ -844,7 +848,10 @@ shareButton.addEventListener("click", async () => {
     }
   }
   copyFrom($("share-url"), shareButton);
-});
+}
+const shareButton = $("share-native");
+shareButton.hidden = false;
+shareButton.addEventListener("click", () => shareRoom(shareButton));
 
 $("device-link").addEventListener("click", async () => {
   try {
