@@ -227,6 +227,37 @@ export function forgetRoom(id) {
   }
 }
 
+// The version of each room's record this browser's player last saw: what happened after it
+// is news ("while you were away", and the mark on "Your games").
+const SEEN_KEY = "checkers.seen";
+
+function seenMap() {
+  try {
+    const map = JSON.parse(localStorage.getItem(SEEN_KEY) || "{}");
+    return map && typeof map === "object" && !Array.isArray(map) ? map : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The version last seen in room `id`, or null when this browser never saw it. */
+export function seenVersion(id) {
+  const version = seenMap()[id];
+  return Number.isInteger(version) ? version : null;
+}
+
+export function markSeen(id, version) {
+  const map = seenMap();
+  if (map[id] === version) return;
+  map[id] = version;
+  const kept = Object.fromEntries(Object.entries(map).filter(([room]) => room === id || myRooms().includes(room)));
+  try {
+    localStorage.setItem(SEEN_KEY, JSON.stringify(kept));
+  } catch {
+    /* private mode: news is a convenience only */
+  }
+}
+
 export function copyFrom(input, button) {
   const done = () => {
     const label = button.textContent;

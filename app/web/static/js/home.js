@@ -1,8 +1,8 @@
 // The home page: create a room, play the computer, list this browser's games.
 import { miniBoard } from "./board.js";
 import {
-  SIDE_NAME, ago, bySide, el, forgetRoom, get, myRooms, nameEl, post, rememberRoom, serverNow,
-  span, syncClock, when,
+  SIDE_NAME, ago, bySide, el, forgetRoom, get, myRooms, nameEl, post, rememberRoom, seenVersion,
+  serverNow, span, syncClock, when,
 } from "./common.js";
 import { t } from "./i18n.js";
 import { moveText } from "./notation.js";
@@ -110,10 +110,16 @@ function entry(view) {
   const about = bySide(view.you.side,
     t("{rule_set} · you play the drums · game {number}", params),
     t("{rule_set} · you play the tires · game {number}", params));
+  // News: the room's record has moved on since this browser's player last looked at it.
+  const seen = seenVersion(view.id);
+  const news = seen !== null && view.version > seen;
+  link.classList.toggle("news", news);
   link.append(
     miniBoard(view.game.fen, view.you.side, view.rule_set.notation.mirrored),
     title,
-    el("span", badge(view), "game-badge"),
+    news
+      ? el("span", `${t("New")} · ${badge(view)}`, "game-badge game-news")
+      : el("span", badge(view), "game-badge"),
     el("span", about, "game-about"),
     el("span", facts(view).join(" · "), "game-meta"),
   );

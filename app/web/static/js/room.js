@@ -3,9 +3,9 @@
 import { BoardView, parseFen, sideIcon, startPieces } from "./board.js";
 import {
   OFFLINE, SIDE_NAME, bySide, copyFrom, defaultName, el, get, lengthOf, nameEl, post,
-  rememberRoom, serverNow, span, syncClock, when,
+  markSeen, rememberRoom, seenVersion, serverNow, span, syncClock, when,
 } from "./common.js";
-import { number, t } from "./i18n.js";
+import { nt, number, t } from "./i18n.js";
 import { Notation, bindBoardTools } from "./notation.js";
 import { Planner } from "./plan.js";
 import { ReviewPanel } from "./review.js";
@@ -593,6 +593,7 @@ async function refresh() {
   try {
     setView(await get(`${base}/state`));
     if ($("error").textContent === OFFLINE) showError("");
+    noteSeen();
   } catch (e) {
     failed(e);
   }
@@ -894,6 +895,85 @@ bindBoardTools(notation, {
   },
 });
 
+// --- while you were away ---------------------------------------------------------------
+
+/** What the record says happened since `events` began, told to the player `me`: the
+ * opponent's moves, the replies their plan played, offers and answers, a resignation, a
+ * claim that opened, a new game. */
+function awayLines(events, me) {
+  const lines = [];
+  const rival = nameOf(other(me.side));
+  let moves = [];
+  const flushMoves = () => {
+    if (!moves.length) return;
+    const shownMoves = moves.length > 6 ? ["…", ...moves.slice(-6)] : moves;
+    lines.push(nt("{name} played {n} move: {moves}", "{name} played {n} moves: {moves}", moves.length, { name: rival, moves: shownMoves.join(", ") }));
+    moves = [];
+  };
+  for (const event of events) {
+    const d = event.data || {};
+    const mine = d.seat === me.seat;
+    if (event.kind === "move") {
+      const move = notation.path(d.path, (d.captured || []).length > 0);
+      if (d.side !== me.side) {
+        moves.push(move);
+        continue;
+      }
+      flushMoves();
+      if (d.conditional) lines.push(t("Your planned reply {move} was played.", { move }));
+      continue;
+    }
+    flushMoves();
+    const said = {
+      joined: mine ? null : t("{name} accepted your invitation.", { name: rival }),
+      draw_offered: mine ? null : t("{name} offered a draw.", { name: rival }),
+      draw_accepted: mine ? null : t("{name} accepted your draw offer.", { name: rival }),
+      draw_declined: mine ? null : t("{name} declined your draw offer.", { name: rival }),
+      rematch_offered: mine ? null : t("{name} offered a rematch.", { name: rival }),
+      rematch_accepted: mine ? null : t("{name} accepted the rematch: a new game began.", { name: rival }),
+      rematch_declined: mine ? null : t("{name} declined the rematch.", { name: rival }),
+      resigned: mine ? null : t("{name} resigned.", { name: rival }),
+      forfeit_claimed: mine ? null : t("{name} claimed the win on time.", { name: rival }),
+      claim_open: d.seat === undefined || mine ? t("You may claim the win now.") : null,
+    }[event.kind];
+    if (said) lines.push(said);
+  }
+  flushMoves();
+  return lines;
+}
+
+/** On opening the room, what happened since this player last looked, above the fold. */
+async function tellWhatHappened() {
+  const me = you();
+  const seen = seenVersion(roomId);
+  if (!me || seen === null || seen >= state.view.version) return;
+  let events = [];
+  try {
+    const page = await get(`/api/rooms/${encodeURIComponent(roomId)}/events?after=${seen}&limit=500`);
+    events = page.events;
+  } catch {
+    return; // a convenience: the board itself is up to date
+  }
+  const lines = awayLines(events, me);
+  if (!lines.length) return;
+  $("away-list").replaceChildren(...lines.map((line) => el("li", line)));
+  // What the box says is not said twice below it: the last move, an offer made meanwhile.
+  const rival = (event) => event.data?.seat !== undefined && event.data.seat !== me.seat;
+  $("away").classList.toggle("says-move", events.some((e) => e.kind === "move" && e.data?.side !== me.side));
+  $("away").classList.toggle("says-offer", events.some((e) => e.kind.endsWith("_offered") && rival(e)));
+  $("away").hidden = false;
+}
+
+/** The player has seen the room as it stands whenever its page is in front of them. */
+function noteSeen() {
+  if (you() && document.visibilityState === "visible") markSeen(roomId, state.view.version);
+}
+
+$("away-close").addEventListener("click", () => {
+  $("away").hidden = true;
+});
+document.addEventListener("visibilitychange", noteSeen);
+
 async function start() {
   setView(initial);
   render();
@@ -901,6 +981,8 @@ async function start() {
   await continueFromLink();
   if (you()) rememberRoom(roomId);
   render();
+  await tellWhatHappened();
+  noteSeen();
   listen();
   setInterval(tick, 1000);
 }
