@@ -22,6 +22,7 @@ from app.core.settings import Settings
 from app.engine import AmbiguousMoveError, Board, EngineError, IllegalMoveError, Move
 
 from .models import ConditionalLines, Seat
+from .reasons import Dropped
 
 Tree = list[dict[str, Any]]
 
@@ -149,9 +150,10 @@ def save(
     seat: Seat,
     tree: Tree,
     now: datetime,
-    note: str | None = None,
+    note: Dropped | None = None,
 ) -> ConditionalLines | None:
-    """Keep `tree` (and `note`) for the seat; with neither, forget its row."""
+    """Keep `tree` (and `note`: why earlier lines were dropped) for the seat; with neither,
+    forget its row."""
     row = load(session, game_id=game_id, seat=seat)
     if not tree and note is None:
         if row is not None:
@@ -161,7 +163,9 @@ def save(
     if row is None:
         row = ConditionalLines(game_id=game_id, seat_id=seat.id)
         session.add(row)
-    row.tree, row.note, row.updated_at = tree, note, now
+    row.tree, row.updated_at = tree, now
+    row.note = note.code if note is not None else None
+    row.note_params = dict(note.params) if note is not None else None
     seat.planned = True
     return row
 

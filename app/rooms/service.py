@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hmac
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -21,7 +21,6 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
-from app.ai import Level
 from app.core.context import Context
 from app.core.db import read_transaction
 from app.core.logging import log_fields
@@ -37,7 +36,7 @@ from app.engine import (
 from app.engine import Move as BoardMove
 from app.engine.notation import format_move, format_path
 
-from . import conditionals, errors, outbox, policy
+from . import conditionals, errors, hooks, policy, reasons
 from .events import append_event
 from .models import (
     DeclineReason,
@@ -46,6 +45,7 @@ from .models import (
     EventKind,
     Game,
     GameStatus,
+    Level,
     Move,
     Offer,
     OfferAction,
@@ -58,6 +58,7 @@ from .models import (
 )
 from .policy import Deadline
 from .positions import read_start, start_board
+from .reasons import DropCode, Dropped, Reason
 from .schemas import EventOut, EventsOut
 from .seats import (
     hash_token,
@@ -73,10 +74,6 @@ from .state import GameState, MoveRecord, load_state, lock_room
 log = logging.getLogger("checkers.game")
 
 _INSERT_MOVE = insert(Move)
-
-
-# Asked before an action that may owe the computer a reply; raises a RoomError to refuse.
-Admission = Callable[[GameState], None]
 
 
 @dataclass
@@ -107,37 +104,45 @@ def locked_room(
     """The room locked for one action: its current game loaded, the deadlines due by
     `ctx.now` applied, and `state.seat` the seat `token` opens (None without a token;
     `WrongToken` for a token of no seat). Leaving it sets the room's next check and
-    commits; a `RoomError` raised inside undoes the action but keeps the deadlines."""
-    refused: errors.RoomError
+    commits; a `RoomError` raised inside undoes the action but keeps the deadlines. Once
+    the action has committed, the app's hooks hear of it (`ctx.hooks.acted`: the computer
+    may owe a reply)."""
+    refused: errors.RoomError | None = None
     with session.begin():
         state = load_state(session, lock_room(session, room_id=room_id))
         if not apply_due_deadlines(session, state, ctx=ctx):
             state.seat = identify(state.room, token)
             yield state
-            leave(session, state, ctx=ctx)
-            return
-        applied = len(state.events)
-        try:
-            with session.begin_nested():
-                state.seat = identify(state.room, token)
-                yield state
-        except errors.RoomError as exc:
-            refused = exc
-            del state.events[applied:]  # undone with the savepoint
-            state.seat = None  # the deadlines were nobody's act
         else:
-            leave(session, state, ctx=ctx)
-            return
+            applied = len(state.events)
+            try:
+                with session.begin_nested():
+                    state.seat = identify(state.room, token)
+                    yield state
+            except errors.RoomError as exc:
+                refused = exc
+                del state.events[applied:]  # undone with the savepoint
+                state.seat = None  # the deadlines were nobody's act
         leave(session, state, ctx=ctx)
-    raise refused
+    if refused is not None:
+        raise refused
+    ctx.hooks.acted(state, ctx.client)
+
+
+def admit(state: GameState, ctx: Context) -> None:
+    """Ask the app's hooks whether the acting client may take an action that may owe the
+    computer a reply (its queue's share); they raise to refuse it. Outside a request
+    (no client) nothing is asked."""
+    if ctx.client is not None:
+        ctx.hooks.admit(state, ctx.client)
 
 
 def leave(session: Session, state: GameState, *, ctx: Context) -> None:
     """The way out of every change of a room: when the sweep must next look at it, and
-    the notifications its new events call for (in the same transaction)."""
+    the in-transaction hook told of its new events (the notifications' outbox)."""
     state.room.next_check_at = policy.next_check(state.room, state.game, ctx.settings)
     if state.events or state.notes:
-        outbox.enqueue(session, state, ctx=ctx)
+        hooks.changed(session, state, ctx)
     _read_plan(session, state)
 
 
@@ -161,13 +166,18 @@ def apply_due_deadlines(session: Session, state: GameState, *, ctx: Context) -> 
     if due is Deadline.CLOSE:
         room.status = RoomStatus.EXPIRED
         _lapse_offers(state, ctx, kind=OfferKind.REMATCH)
-        reason = policy.closed_reason(ctx.settings)
+        closed = reasons.closed(ctx.settings)
         append_event(
-            session, state, kind=EventKind.EXPIRED, now=now, game=game.number, reason=reason
+            session,
+            state,
+            kind=EventKind.EXPIRED,
+            now=now,
+            game=game.number,
+            reason=closed.english(),
         )
         _log("expired", game, outcome="closed")
     elif due is Deadline.EXPIRE:
-        reason = policy.expired_reason(ctx.settings, waiting=room.status == RoomStatus.WAITING)
+        reason = reasons.expired(ctx.settings, waiting=room.status == RoomStatus.WAITING)
         finish_game(
             session,
             state,
@@ -178,7 +188,12 @@ def apply_due_deadlines(session: Session, state: GameState, *, ctx: Context) -> 
             room_status=RoomStatus.EXPIRED,
         )
         append_event(
-            session, state, kind=EventKind.EXPIRED, now=now, game=game.number, reason=reason
+            session,
+            state,
+            kind=EventKind.EXPIRED,
+            now=now,
+            game=game.number,
+            reason=reason.english(),
         )
     elif due is Deadline.CLAIM_OPEN:
         game.claim_notified = True
@@ -222,12 +237,13 @@ def finish_game(
     ctx: Context,
     winner: Side | None,
     ending: Ending,
-    reason: str,
+    reason: Reason,
     room_status: RoomStatus = RoomStatus.FINISHED,
 ) -> None:
-    """End the current game; its pending draw offer lapses."""
+    """End the current game; its pending draw offer lapses. The game keeps the reason's
+    facts; its event says it in the API's English."""
     room, game = state.room, state.game
-    _drop_plans(session, state, "the game is over", ctx)
+    _drop_plans(session, state, Dropped(DropCode.GAME_OVER), ctx)
     conditionals.forget_game(session, game_id=game.id, seats=room.seats)
     game.status = GameStatus.FINISHED
     game.winner = winner
@@ -245,7 +261,7 @@ def finish_game(
         game=game.number,
         winner=winner.value if winner else None,
         termination=ending,
-        reason=reason,
+        reason=reason.english(),
     )
     _log("game_over", game, outcome=ending, winner=winner)
 
@@ -334,6 +350,8 @@ def create_room(
         if computer is not None:
             _seat_opponent(session, state, ctx, token_hash=None, computer=computer)
         leave(session, state, ctx=ctx)
+    # From a position with the tires to move, the computer moves first: nobody's share.
+    ctx.hooks.acted(state, None)
     return Granted(state, token)
 
 
@@ -445,13 +463,13 @@ def play_move(
     expected_ply: int,
     ctx: Context,
     in_tradition: bool = False,
-    admit: Admission | None = None,
 ) -> GameState:
     """Play `move` for the token's seat at the game's ply `expected_ply`; a resend of the
     move this seat just played changes nothing. `move` is in the engine's notation, or
     with `in_tradition` in the rule set's own (its numbers or its board's names). Raises
     TokenRequired, WrongToken, GameOver, StalePly, NotYourTurn, IllegalMove or
-    AmbiguousMove, or what `admit` raises to refuse the move before it is played."""
+    AmbiguousMove, or what the app's hooks raise to refuse the move before it is played
+    (`admit`)."""
     with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         seat = state.require_seat()
         if _is_resend(state, seat, move, expected_ply, in_tradition):
@@ -467,8 +485,7 @@ def play_move(
             raise errors.NotYourTurn(
                 f"it is not your turn: {game.turn.value} to move", turn=game.turn.value
             )
-        if admit is not None:
-            admit(state)
+        admit(state, ctx)
         record_move(session, state, seat=seat, move=move, ctx=ctx, in_tradition=in_tradition)
         return state
 
@@ -537,7 +554,7 @@ def record_move(
             ctx=ctx,
             winner=outcome.winner,
             ending=Ending.of(outcome.termination),
-            reason=outcome.detail,
+            reason=reasons.of_outcome(outcome),
         )
     elif game.ply >= ctx.settings.max_plies:
         finish_game(
@@ -546,7 +563,7 @@ def record_move(
             ctx=ctx,
             winner=None,
             ending=Ending.MOVE_LIMIT,
-            reason=f"the {ctx.settings.max_plies}-ply limit was reached",
+            reason=reasons.move_limit(ctx.settings.max_plies),
         )
     elif not conditional:
         _answer_from_plan(session, state, played, ctx)
@@ -565,9 +582,7 @@ def _answer_from_plan(session: Session, state: GameState, played: BoardMove, ctx
     found = conditionals.follow(row.tree, played)
     if found is None:
         text = format_move(state.room.rule_set, played)
-        _drop_plan(
-            session, state, owner, f"your opponent played {text}, which no line expected", ctx
-        )
+        _drop_plan(session, state, owner, reasons.unexpected(text), ctx)
         return
     reply, rest = found
     conditionals.save(session, game_id=game.id, seat=owner, tree=rest, now=ctx.now)
@@ -579,14 +594,12 @@ def _answer_from_plan(session: Session, state: GameState, played: BoardMove, ctx
     state.notes.append((owner.role, "conditional_played", facts))
 
 
-def _drop_plan(session: Session, state: GameState, seat: Seat, why: str, ctx: Context) -> None:
-    conditionals.save(
-        session, game_id=state.game.id, seat=seat, tree=[], now=ctx.now, note=f"Dropped: {why}."
-    )
-    state.notes.append((seat.role, "conditional_dropped", {"why": why}))
+def _drop_plan(session: Session, state: GameState, seat: Seat, why: Dropped, ctx: Context) -> None:
+    conditionals.save(session, game_id=state.game.id, seat=seat, tree=[], now=ctx.now, note=why)
+    state.notes.append((seat.role, "conditional_dropped", {"why": why.code, **why.params}))
 
 
-def _drop_plans(session: Session, state: GameState, why: str, ctx: Context) -> None:
+def _drop_plans(session: Session, state: GameState, why: Dropped, ctx: Context) -> None:
     """Every seat's stored lines in this game go (a draw offer, the game's end)."""
     for seat in state.room.seats:
         if seat.planned:
@@ -649,7 +662,6 @@ def draw_action(
     token: str | None,
     action: OfferAction,
     ctx: Context,
-    admit: Admission | None = None,
     reason: DeclineReason | None = None,
 ) -> GameState:
     """Offer a draw, or accept or decline the other player's offer (a decline may give
@@ -657,8 +669,7 @@ def draw_action(
     with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
         seat = state.require_seat()
         state.require_playing()
-        if admit is not None:
-            admit(state)
+        admit(state, ctx)
         if _offer_or_answer(session, state, seat, OfferKind.DRAW, action, ctx, reason):
             append_event(
                 session,
@@ -674,7 +685,7 @@ def draw_action(
                 ctx=ctx,
                 winner=None,
                 ending=Ending.AGREEMENT,
-                reason="agreed by both players",
+                reason=reasons.AGREED,
             )
         return state
 
@@ -686,7 +697,6 @@ def rematch_action(
     token: str | None,
     action: OfferAction,
     ctx: Context,
-    admit: Admission | None = None,
 ) -> GameState:
     """Offer a rematch after a game, or answer the other player's offer. Accepting starts
     the next game in the room with the colours swapped."""
@@ -701,8 +711,7 @@ def rematch_action(
                 "open a new room to play again",
                 max_games=ctx.settings.max_games_per_room,
             )
-        if admit is not None:
-            admit(state)
+        admit(state, ctx)
         if _offer_or_answer(session, state, seat, OfferKind.REMATCH, action, ctx):
             _start_next_game(session, state, ctx)
         return state
@@ -731,7 +740,7 @@ def _offer_or_answer(
     if action == OfferAction.OFFER:
         policy.check_new_offer(state.offers, kind, seat.role)
         if kind == OfferKind.DRAW:
-            _drop_plans(session, state, "a draw was offered", ctx)
+            _drop_plans(session, state, Dropped(DropCode.DRAW_OFFERED), ctx)
         offer = Offer(
             game_id=game.id,
             kind=kind,
@@ -816,7 +825,7 @@ def resign(session: Session, *, room_id: str, token: str | None, ctx: Context) -
             ctx=ctx,
             winner=side.opponent,
             ending=Ending.RESIGNATION,
-            reason=f"{side.value} resigned",
+            reason=reasons.resigned(side),
         )
         return state
 
@@ -846,7 +855,7 @@ def claim_forfeit(session: Session, *, room_id: str, token: str | None, ctx: Con
             ctx=ctx,
             winner=side,
             ending=Ending.FORFEIT,
-            reason=policy.forfeit_reason(ctx.settings),
+            reason=reasons.forfeit(ctx.settings),
         )
         return state
 
@@ -860,7 +869,7 @@ def _ended_by(
     ctx: Context,
     winner: Side,
     ending: Ending,
-    reason: str,
+    reason: Reason,
 ) -> None:
     """A player's act that ends the game (resigning, claiming): its event, then the end."""
     side = state.game.side_of(seat.role)

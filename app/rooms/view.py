@@ -120,7 +120,7 @@ def result_out(game: Game) -> ResultOut | None:
         winner=game.winner,
         winner_seat=game.seat_of(game.winner) if game.winner else None,
         termination=game.termination,
-        reason=game.reason,
+        reason=game.reason.english(),
         text=text,
         pdn=policy.pdn_result(game),
     )
@@ -189,7 +189,7 @@ def plan_out(plan: ConditionalLines | None) -> ConditionalOut | None:
     def lines(tree: list[dict[str, Any]]) -> list[LineOut]:
         return [LineOut(their_move=b["if"], reply=b["then"], next=lines(b["next"])) for b in tree]
 
-    return ConditionalOut(lines=lines(plan.tree), note=texts.plan_note(current(), plan.note))
+    return ConditionalOut(lines=lines(plan.tree), note=texts.plan_note(current(), plan.dropped))
 
 
 def moves_out(rule_set: str, game: Game, moves: Sequence[Played]) -> list[PlayedMoveOut]:
