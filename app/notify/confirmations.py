@@ -32,8 +32,8 @@ from app.core.context import Context
 from app.core.errors import TooManyRequests
 from app.core.keys import service_key
 from app.i18n import valid_zone
+from app.rooms.locking import locked_room
 from app.rooms.seats import hash_token
-from app.rooms.service import locked_room
 from app.rooms.state import GameState
 
 from .models import Channel, ConfirmationMail, Delivery, Notification, SeatEmail

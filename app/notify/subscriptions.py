@@ -25,9 +25,9 @@ from app.core.errors import Conflict, Forbidden, InvalidInput
 from app.core.keys import service_key
 from app.core.settings import Settings
 from app.i18n import N_, valid_zone
+from app.rooms.locking import locked_room
 from app.rooms.models import Seat
 from app.rooms.seats import hash_token
-from app.rooms.service import locked_room
 from app.rooms.state import GameState
 
 from .models import Channel, Delivery, Notification, PushSubscription, SeatEmail

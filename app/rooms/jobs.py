@@ -28,8 +28,9 @@ from app.core.jobs import add_periodic, purge_in_batches
 from app.core.logging import log_fields
 from app.core.settings import Settings
 
+from .deadlines import apply_due_deadlines
+from .locking import leave
 from .models import Game, Offer, OfferStatus, Room, RoomStatus
-from .service import apply_due_deadlines, leave
 from .state import GameState
 
 log = logging.getLogger("checkers.jobs")

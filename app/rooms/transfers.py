@@ -19,9 +19,9 @@ from app.core.logging import log_fields
 
 from . import errors
 from .events import append_event
+from .locking import Granted, locked_room
 from .models import EventKind, Seat, SeatTransfer
 from .seats import hash_token, new_token
-from .service import Granted, locked_room
 
 log = logging.getLogger("checkers.game")
 

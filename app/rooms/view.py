@@ -13,6 +13,7 @@ from app.engine import RULE_SETS, Board, RuleSet, Side, Style, notation, traditi
 from app.i18n.context import current, current_tag
 
 from . import policy, texts
+from .locking import Granted
 from .models import ConditionalLines, Ending, Game, GameStatus, OfferStatus, Room, SeatRole
 from .names import shown_name
 from .positions import start_text
@@ -42,7 +43,6 @@ from .schemas import (
     TermsOut,
     YouOut,
 )
-from .service import Granted
 from .state import GameState
 
 

@@ -38,9 +38,9 @@ from app.imports.view import imported_game_out
 from app.notify import subscriptions
 from app.notify.routes import add_notify_routes
 from app.rooms import errors, service, transfers
+from app.rooms.locking import Granted
 from app.rooms.routes import RoomId, add_action_routes
 from app.rooms.schemas import CreateRoomIn, JoinIn
-from app.rooms.service import Granted
 from app.rooms.state import GameState
 from app.rooms.texts import LEVEL_DIFFICULTY
 from app.rooms.view import build_view, rule_set_out

@@ -15,7 +15,7 @@ from app.core.db import Database
 from app.i18n import Translator
 from app.notify import messages
 from app.notify.models import Notification
-from app.rooms import hooks, service
+from app.rooms import hooks, moves
 from tests.rooms.conftest import Api
 
 from .conftest import Sender, subscribe
@@ -35,7 +35,7 @@ def test_a_move_records_facts_once_and_renders_its_text_after_commit(
     trail: list[str] = []  # what happened, in order
     locked = [False]  # inside a room's locked transaction
 
-    original_lock = service.locked_room
+    original_lock = moves.locked_room
 
     @contextmanager
     def watched_lock(*args: Any, **kwargs: Any) -> Iterator[Any]:
@@ -67,7 +67,7 @@ def test_a_move_records_facts_once_and_renders_its_text_after_commit(
             trail.append(f"text inside the lock: {message}")
         return original_text(self, message, **params)
 
-    monkeypatch.setattr(service, "locked_room", watched_lock)
+    monkeypatch.setattr(moves, "locked_room", watched_lock)
     monkeypatch.setattr(hooks.HOOKS, "record", counted_record)
     monkeypatch.setattr(messages, "render", counted_render)
     monkeypatch.setattr(Translator, "_", watched_text)
