@@ -37,10 +37,11 @@ from app.imports.runner import ImportRunner
 from app.notify import outbox
 from app.notify.router import router as notify_router
 from app.rooms import runtime
-from app.rooms.live import AnswerFirstMiddleware, Hub
+from app.rooms.live import Hub
 from app.rooms.models import Room
 from app.rooms.router import router as rooms_router
 from app.rooms.state import lock_room
+from app.rooms.streams import AnswerFirstMiddleware
 from app.scheduler import start_background
 from app.web.docs import mount_docs
 from app.web.router import mount_static

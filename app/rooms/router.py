@@ -28,7 +28,6 @@ from app.engine import RULE_SETS, Board, EngineError
 
 from . import errors, service
 from .events import MAX_VERSION, SSE_EVENT_EXAMPLE, SSE_EVENT_SCHEMA
-from .live import LiveResponse
 from .pdn import export_game
 from .routes import (
     GAME_REFUSALS,
@@ -50,6 +49,7 @@ from .schemas import (
     RuleSetOut,
     SeatGrant,
 )
+from .streams import LiveResponse
 from .view import (
     build_view,
     game_record_out,
