@@ -25,6 +25,7 @@ from app.core.ids import id_path
 from app.core.openapi import refusals
 from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
 from app.engine import RULE_SETS, Board, EngineError
+from app.i18n import translator
 
 from . import errors, service
 from .events import MAX_VERSION, SSE_EVENT_EXAMPLE, SSE_EVENT_SCHEMA
@@ -63,10 +64,10 @@ router = APIRouter(prefix="/api", tags=["rooms"])
 
 
 @router.get("/rule-sets", response_model=list[RuleSetOut], summary="The six rule sets")
-def list_rule_sets() -> list[RuleSetOut]:
+def list_rule_sets(ctx: ContextDep) -> list[RuleSetOut]:
     """The six rule sets with their rules (men per side, backward captures, flying kings,
     majority capture), PDN game type and notation."""
-    return [rule_set_out(rule_set) for rule_set in RULE_SETS.values()]
+    return [rule_set_out(rule_set, ctx.language) for rule_set in RULE_SETS.values()]
 
 
 @router.get(
@@ -205,11 +206,13 @@ def game_pdn(
     responses=GAME_REFUSALS,
     summary="A game of the room in full: its moves and result (the room view lists summaries)",
 )
-def game_record(session: SessionDep, room_id: str = RoomId, number: int = GameNumber) -> Response:
+def game_record(
+    session: SessionDep, ctx: ContextDep, room_id: str = RoomId, number: int = GameNumber
+) -> Response:
     """One game of the room in full: its moves in every form and its result (the room view
     carries only a summary of games other than the current one)."""
     room, game, moves = service.read_game(session, room_id=room_id, number=number)
-    return ModelResponse(game_record_out(room, game, moves))
+    return ModelResponse(game_record_out(room, game, moves, translator(ctx.language)))
 
 
 def _resume_point(after: int, last_event_id: str | None) -> int:

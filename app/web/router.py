@@ -142,7 +142,9 @@ def home(request: Request) -> HTMLResponse:
             request,
             "home.html",
             {
-                "rule_sets": [rule_set_out(r).model_dump() for r in RULE_SETS.values()],
+                "rule_sets": [
+                    rule_set_out(r, current().tag).model_dump() for r in RULE_SETS.values()
+                ],
                 "default_rule_set": DEFAULT_RULE_SET[tr.tag],
                 "pdn_texts": texts_for(tr),
                 "levels": [
@@ -194,7 +196,9 @@ def import_page(request: Request) -> HTMLResponse:
             request,
             "import.html",
             {
-                "rule_sets": [rule_set_out(r).model_dump() for r in RULE_SETS.values()],
+                "rule_sets": [
+                    rule_set_out(r, current().tag).model_dump() for r in RULE_SETS.values()
+                ],
                 "pdn_texts": texts_for(current()),
             },
         )
