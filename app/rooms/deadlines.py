@@ -28,30 +28,24 @@ def apply_due_deadlines(session: Session, state: GameState, *, ctx: Context) -> 
     if room.next_check_at is None or room.next_check_at > now:
         return False
     due = policy.due_deadline(room, game, now, ctx.settings)
-    if due is Deadline.CLOSE:
-        room.status = RoomStatus.EXPIRED
-        lapse_offers(state, ctx, kind=OfferKind.REMATCH)
-        closed = reasons.closed(ctx.settings)
-        append_event(
-            session,
-            state,
-            kind=EventKind.EXPIRED,
-            now=now,
-            game=game.number,
-            reason=closed.english(),
-        )
-        log_action("expired", game, outcome="closed")
-    elif due is Deadline.EXPIRE:
-        reason = reasons.expired(ctx.settings, waiting=room.status == RoomStatus.WAITING)
-        finish_game(
-            session,
-            state,
-            ctx=ctx,
-            winner=None,
-            ending=Ending.EXPIRED,
-            reason=reason,
-            room_status=RoomStatus.EXPIRED,
-        )
+    if due in (Deadline.CLOSE, Deadline.EXPIRE):
+        if due is Deadline.CLOSE:
+            room.status = RoomStatus.EXPIRED
+            lapse_offers(state, ctx, kind=OfferKind.REMATCH)
+            reason = reasons.closed(ctx.settings)
+            log_action("expired", game, outcome="closed")
+        else:
+            reason = reasons.expired(ctx.settings, waiting=room.status == RoomStatus.WAITING)
+            finish_game(
+                session,
+                state,
+                ctx=ctx,
+                winner=None,
+                ending=Ending.EXPIRED,
+                reason=reason,
+                room_status=RoomStatus.EXPIRED,
+            )
+        # The record says it in the API's English; the game keeps the facts.
         append_event(
             session,
             state,

@@ -13,6 +13,7 @@ from sqlalchemy import MetaData, create_engine, insert, select
 from app.core.migrate import downgrade, upgrade
 from app.notify.delivery import Claimed, payload
 from app.notify.models import Channel
+from tests.rooms.conftest import DIALECTS, migrated_to
 
 RENDERED = {
     "title": "Your move · English",
@@ -24,20 +25,11 @@ RENDERED = {
 }
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+@pytest.fixture(params=DIALECTS)
 def database_at_0014(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path}/old.sqlite3"
-        upgrade(url, "0014")
+    """An empty database migrated to revision 0014 only."""
+    with migrated_to(request, tmp_path, "0014") as url:
         yield url
-        return
-    postgres = request.getfixturevalue("postgres")
-    url = postgres.create("checkers_obx")
-    try:
-        upgrade(url, "0014")
-        yield url
-    finally:
-        postgres.drop(url)
 
 
 def _tables(url: str) -> Any:

@@ -23,6 +23,8 @@ from app.engine import Board
 from app.main import create_app
 from app.rooms.seats import hash_token
 
+from .conftest import DIALECTS, migrated_to
+
 # termination, winner, the English stored, the facts it becomes
 STORED: list[tuple[str, str | None, str, str, dict[str, Any]]] = [
     ("resignation", "tires", "drums resigned", "resigned", {"side": "drums"}),
@@ -53,20 +55,11 @@ NOTES = [
 PLIES = 4
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+@pytest.fixture(params=DIALECTS)
 def database_at_0013(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path}/old.sqlite3"
-        upgrade(url, "0013")
+    """An empty database migrated to revision 0013 only."""
+    with migrated_to(request, tmp_path, "0013") as url:
         yield url
-        return
-    postgres = request.getfixturevalue("postgres")
-    url = postgres.create("checkers_rsn")
-    try:
-        upgrade(url, "0013")
-        yield url
-    finally:
-        postgres.drop(url)
 
 
 def _store(url: str) -> None:

@@ -28,6 +28,8 @@ from app.engine import Board, pdn
 from app.main import create_app
 from app.rooms.seats import hash_token
 
+from .conftest import DIALECTS, migrated_to
+
 FIRST = {  # engine notation, then the tradition's numeric and algebraic forms
     "english": ("11-15", "11-15", "c3-d4"),
     "brazilian": ("11-15", "22-18", "c3-d4"),
@@ -39,21 +41,11 @@ FIRST = {  # engine notation, then the tradition's numeric and algebraic forms
 PLIES = 12
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+@pytest.fixture(params=DIALECTS)
 def old_database(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
     """An empty database migrated to revision 0003 only."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path}/old.sqlite3"
-        upgrade(url, "0003")
+    with migrated_to(request, tmp_path, "0003") as url:
         yield url
-        return
-    postgres = request.getfixturevalue("postgres")
-    url = postgres.create("checkers_upg")
-    try:
-        upgrade(url, "0003")
-        yield url
-    finally:
-        postgres.drop(url)
 
 
 def _store_at_0003(url: str) -> dict[str, tuple[str, list[str]]]:
