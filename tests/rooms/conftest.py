@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -16,7 +17,27 @@ from app.core.clock import ManualClock
 from app.core.db import Database
 from app.core.migrate import upgrade
 from app.core.settings import Settings
+from app.engine import Board, Move
 from app.main import create_app
+
+
+def played_row(board: Board, move: Move, ply: int, at: datetime) -> dict[str, Any]:
+    """Play `move` on `board` and return its row of the `moves` table, as the service
+    writes it (an upgrade test stores games through an old schema with these)."""
+    irreversible, side = board.is_irreversible(move), board.turn
+    board.push(move)
+    return {
+        "ply": ply,
+        "side": side.value,
+        "notation": move.notation(),
+        "path": list(move.path),
+        "captured": list(move.captured),
+        "crowned": move.crowns,
+        "irreversible": irreversible,
+        "fen_after": board.fen(),
+        "created_at": at,
+    }
+
 
 # The two databases an upgrade test runs on (its fixture's `request.param`).
 DIALECTS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]

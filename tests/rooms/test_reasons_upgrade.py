@@ -23,7 +23,7 @@ from app.engine import Board
 from app.main import create_app
 from app.rooms.seats import hash_token
 
-from .conftest import DIALECTS, migrated_to
+from .conftest import DIALECTS, migrated_to, played_row
 
 # termination, winner, the English stored, the facts it becomes
 STORED: list[tuple[str, str | None, str, str, dict[str, Any]]] = [
@@ -75,24 +75,7 @@ def _store(url: str) -> None:
     if engine.dialect.name == "sqlite":
         at = at.replace(tzinfo=None)
     board = Board("english")
-    rows = []
-    for ply in range(1, PLIES + 1):
-        move = board.legal_moves[0]
-        irreversible, side = board.is_irreversible(move), board.turn
-        board.push(move)
-        rows.append(
-            {
-                "ply": ply,
-                "side": side.value,
-                "notation": move.notation(),
-                "path": list(move.path),
-                "captured": list(move.captured),
-                "crowned": move.crowns,
-                "irreversible": irreversible,
-                "fen_after": board.fen(),
-                "created_at": at,
-            }
-        )
+    rows = [played_row(board, board.legal_moves[0], ply, at) for ply in range(1, PLIES + 1)]
     cases: list[tuple[str, str | None, str | None, str | None]] = [
         (termination, winner, reason, None) for termination, winner, reason, _, _ in STORED
     ]

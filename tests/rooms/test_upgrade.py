@@ -28,7 +28,7 @@ from app.engine import Board, pdn
 from app.main import create_app
 from app.rooms.seats import hash_token
 
-from .conftest import DIALECTS, migrated_to
+from .conftest import DIALECTS, migrated_to, played_row
 
 FIRST = {  # engine notation, then the tradition's numeric and algebraic forms
     "english": ("11-15", "11-15", "c3-d4"),
@@ -67,21 +67,7 @@ def _store_at_0003(url: str) -> dict[str, tuple[str, list[str]]]:
             for ply in range(1, PLIES + 1):
                 legal = board.legal_moves
                 move = board.parse_move(FIRST[rule_set][0]) if ply == 1 else legal[ply % len(legal)]
-                irreversible, side = board.is_irreversible(move), board.turn
-                board.push(move)
-                rows.append(
-                    {
-                        "ply": ply,
-                        "side": side.value,
-                        "notation": move.notation(),
-                        "path": list(move.path),
-                        "captured": list(move.captured),
-                        "crowned": move.crowns,
-                        "irreversible": irreversible,
-                        "fen_after": board.fen(),
-                        "created_at": at,
-                    }
-                )
+                rows.append(played_row(board, move, ply, at))
             room_id, token = f"old-{key}", f"token-of-{key}"
             done = key == "finished"
             conn.execute(
