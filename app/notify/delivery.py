@@ -11,6 +11,10 @@ unsubscribed; failed when the push service refuses it (another 4xx, a redirect, 
 address the server may not reach) or after the last attempt. A sender that dies or stops
 mid-send leaves its lease to run out, after which the row is sent again: the Topic header
 and the notification's tag let the device show it once.
+
+A row holds its message's facts: the text is rendered here, once the row is claimed, in
+the language and time zone of its device or address (`messages`). Each run first forgets
+the confirmation mails that no longer count against a limit (a day old).
 """
 
 from __future__ import annotations
@@ -297,7 +301,8 @@ class Sender:
                     loop.call_soon_threadsafe(task.cancel)
 
     def run(self) -> int:
-        """Send every notification due now; returns how many were handled."""
+        """Forget the confirmation counts a day old, then send every notification due
+        now; returns how many were handled."""
         total = 0
         with self.database.session() as session:
             confirmations.forget_counts(session, Context(self.clock.now(), self.settings))

@@ -40,10 +40,12 @@ def forfeit_reason(settings: Settings) -> str:
 
 
 def expired_reason(settings: Settings, *, waiting: bool) -> str:
+    """The English of an expiry's reason (`reasons.expired`)."""
     return reasons.expired(settings, waiting=waiting).english()
 
 
 def closed_reason(settings: Settings) -> str:
+    """The English of a room's closing to rematches (`reasons.closed`)."""
     return reasons.closed(settings).english()
 
 
