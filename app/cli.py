@@ -130,6 +130,7 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     from app.core.migrate import upgrade
     from app.core.settings import get_settings
     from app.imports.jobs import purge
+    from app.notify import outbox
     from app.notify.delivery import deliver_due
     from app.rooms.jobs import sweep
     from app.scheduler import run_worker
@@ -139,6 +140,7 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     if settings.migrate_on_start:
         upgrade(settings.database_url)
     database = Database(settings.database_url, **engine_options(settings))
+    outbox.install()  # the deadlines the sweep applies notify, as a request's actions do
     if args.once:
         print(f"rooms handled: {sweep(database, SystemClock(), settings)}")
         print(f"imported games deleted: {purge(database, SystemClock(), settings)}")

@@ -12,6 +12,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from sqlalchemy import update
 
 from app import __version__
+from app.computer.levels import check_levels
 from app.computer.router import router as computer_router
 from app.computer.runner import ComputerRunner
 from app.core.clock import Clock, SystemClock
@@ -33,12 +34,14 @@ from app.core.settings import Settings, get_settings
 from app.i18n.context import LanguageMiddleware
 from app.imports.router import router as imports_router
 from app.imports.runner import ImportRunner
+from app.notify import outbox
 from app.notify.router import router as notify_router
 from app.rooms import runtime
-from app.rooms.live import AnswerFirstMiddleware, Hub
+from app.rooms.live import Hub
 from app.rooms.models import Room
 from app.rooms.router import router as rooms_router
 from app.rooms.state import lock_room
+from app.rooms.streams import AnswerFirstMiddleware
 from app.scheduler import start_background
 from app.web.docs import mount_docs
 from app.web.pwa import router as pwa_router
@@ -118,12 +121,14 @@ def create_app(
     imports = ImportRunner(settings)
     app.state.imports = imports
     hub = Hub(database, coalesce_seconds=settings.live_coalesce_seconds)
+    check_levels()  # the computer's players are the levels a room's seat names
     runtime.install(
         app,
         runtime.RoomsRuntime(
             hub=hub, after_action=[computer.room_changed], before_action=[computer.admit]
         ),
     )
+    outbox.install()
     app.include_router(rooms_router)
     app.include_router(computer_router)
     app.include_router(imports_router)

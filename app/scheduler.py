@@ -18,6 +18,7 @@ from app.core.db import Database
 from app.core.logging import log_fields
 from app.core.settings import Settings
 from app.imports.jobs import add_retention_job
+from app.notify import outbox
 from app.notify.delivery import Sender, add_delivery_job
 from app.rooms.jobs import add_sweep_job
 
@@ -27,7 +28,9 @@ log = logging.getLogger("checkers.jobs")
 def add_jobs(
     scheduler: BaseScheduler, database: Database, clock: Clock, settings: Settings
 ) -> Sender:
-    """Add the jobs; the notifications' sender is returned, to be stopped first."""
+    """Add the jobs; the notifications' sender is returned, to be stopped first. The
+    notifications' hook is registered first: the deadlines the sweep applies notify."""
+    outbox.install()
     add_sweep_job(scheduler, database, clock, settings)
     add_retention_job(scheduler, database, clock, settings)
     return add_delivery_job(scheduler, database, clock, settings)

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response, status
 from pydantic import BaseModel, Field
 
-from app.ai import Level
 from app.core.deps import BaseUrlDep, ClientDep, ContextDep, SessionDep
 from app.core.ids import id_path
 from app.core.openapi import refusals
@@ -15,9 +14,8 @@ from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
 from app.engine import Side
 from app.rooms import service as rooms
 from app.rooms.pdn import export_game
-from app.rooms.router import GameNumber, RoomId, pdn_answer
-from app.rooms.runtime import RuntimeDep
-from app.rooms.schemas import ErrorOut, FromPosition, MoveForms, SeatGrant
+from app.rooms.routes import GameNumber, RoomId, pdn_answer
+from app.rooms.schemas import ErrorOut, MoveForms, SeatGrant
 from app.rooms.view import grant_view, move_forms, share_url
 
 from . import review, service
@@ -33,15 +31,9 @@ from .review import (
     judged,
 )
 from .runner import ComputerRunner
+from .schemas import ComputerGameIn
 
 router = APIRouter(prefix="/api", tags=["computer"])
-
-LEVELS = ", ".join(f"{level.title} ({level.difficulty})" for level in Level)
-
-
-class ComputerGameIn(FromPosition):
-    level: Level = Field(description=f"Weakest first: {LEVELS}.")
-
 
 _REFUSALS: dict[int | str, dict[str, Any]] = {422: {"model": ErrorOut}}
 
@@ -59,7 +51,6 @@ def create_computer_game(
     session: SessionDep,
     ctx: ContextDep,
     base: BaseUrlDep,
-    runtime: RuntimeDep,
 ) -> SeatGrant:
     """A room against one of the four computer opponents (`level`), in any rule set and from
     any position. You take the drums seat (its token is in the answer, shown once); the
@@ -69,7 +60,6 @@ def create_computer_game(
         session, rule_set=body.rule_set, level=body.level, name=body.name, fen=body.fen, ctx=ctx
     )
     no_store(response)
-    runtime.acted(granted.state)  # from a position with the tires to move, it moves first
     return grant_view(granted, ctx=ctx, base_url=base)
 
 

@@ -15,7 +15,6 @@ import logging
 from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
-from app.ai import Level
 from app.core.context import Context
 from app.core.db import read_transaction
 from app.core.logging import log_fields
@@ -34,10 +33,12 @@ from app.rooms.models import (
     RoomStatus,
     Seat,
 )
+from app.rooms.models import Level as SeatLevel
 from app.rooms.policy import pending_offer
 from app.rooms.seats import COMPUTER
 from app.rooms.state import GameState
 
+from .levels import player
 from .worker import Task, TaskKind, task_for
 
 log = logging.getLogger("checkers.computer")
@@ -47,7 +48,7 @@ def create_computer_game(
     session: Session,
     *,
     rule_set: str,
-    level: Level,
+    level: SeatLevel,
     ctx: Context,
     name: str | None = None,
     fen: str | None = None,
@@ -93,7 +94,7 @@ def next_task(session: Session, *, room_id: str, ctx: Context) -> Task | None:
         game_number=state.game.number,
         ply=state.game.ply,
         kind=kind,
-        level=state.seat.computer_level,
+        level=player(state.seat.computer_level),
         side=state.game.side_of(state.seat.role).value,
     )
 

@@ -13,8 +13,10 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
+from app.i18n.context import current_tag
+
 from .clock import Clock
-from .context import Context
+from .context import NO_HOOKS, Context
 from .db import Database
 from .proxies import client_key
 from .settings import Settings
@@ -35,9 +37,17 @@ async def get_session(
 
 
 async def get_context(request: Request) -> Context:
-    """The request's instant (read once) and the settings."""
+    """The request's instant (read once), the settings, the request's language (the
+    language middleware's reading of it, taken here once), the client's address and the
+    app's hooks (`app.state.hooks`, registered by the app factory)."""
     clock: Clock = request.app.state.clock
-    return Context(clock.now(), request.app.state.settings)
+    return Context(
+        clock.now(),
+        request.app.state.settings,
+        language=current_tag(),
+        client=await client_address(request),
+        hooks=getattr(request.app.state, "hooks", NO_HOOKS),
+    )
 
 
 _bearer = HTTPBearer(auto_error=False, description="A seat's secret token.")

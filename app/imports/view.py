@@ -91,7 +91,7 @@ def imported_game_out(game: ImportedGame) -> ImportedGameOut:
     return ImportedGameOut(
         id=game.id,
         number=game.number,
-        rule_set=rule_set_out(RULE_SETS[rule_set]),
+        rule_set=rule_set_out(RULE_SETS[rule_set], current().tag),
         tags=game.tags,
         start_fen=start_fen,
         start_position=start_text(

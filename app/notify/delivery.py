@@ -11,6 +11,10 @@ unsubscribed; failed when the push service refuses it (another 4xx, a redirect, 
 address the server may not reach) or after the last attempt. A sender that dies or stops
 mid-send leaves its lease to run out, after which the row is sent again: the Topic header
 and the notification's tag let the device show it once.
+
+A row holds its message's facts: the text is rendered here, once the row is claimed, in
+the language and time zone of its device or address (`messages`). Each run first forgets
+the confirmation mails that no longer count against a limit (a day old).
 """
 
 from __future__ import annotations
@@ -36,11 +40,10 @@ from app.core.jobs import add_periodic
 from app.core.logging import log_fields
 from app.core.settings import Settings
 from app.i18n import DEFAULT, translator
-from app.rooms import confirmations, subscriptions
-from app.rooms.models import Channel, Delivery, Notification, PushSubscription, SeatEmail
 
-from . import push
+from . import confirmations, messages, push, subscriptions
 from .mail import MailError, confirmation_mail, send_mail
+from .models import Channel, Delivery, Notification, PushSubscription, SeatEmail
 
 log = logging.getLogger("checkers.notify")
 
@@ -56,7 +59,10 @@ class Claimed:
     room_id: str
     channel: Channel
     attempts: int
-    payload: dict[str, Any]
+    game_number: int
+    params: dict[str, Any]  # the facts of its message (see `messages.render`)
+    language: str  # its device's or address's
+    zone: str | None
     subscription_id: int | None
     subscription: dict[str, Any] | None  # endpoint and keys, for push
     email_id: int | None
@@ -96,7 +102,10 @@ def claim(session: Session, ctx: Context, limit: int = BATCH) -> list[Claimed]:
                     room_id=note.room_id,
                     channel=note.channel,
                     attempts=note.attempts,
-                    payload=dict(note.payload),
+                    game_number=note.game_number,
+                    params=dict(note.params),
+                    language=(sub or email).language if (sub or email) else DEFAULT,
+                    zone=(sub or email).time_zone if (sub or email) else None,
                     subscription_id=note.subscription_id,
                     subscription=(
                         {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}}
@@ -142,9 +151,25 @@ def _retry(session: Session, item: Claimed, ctx: Context, error: str) -> None:
         )
 
 
-def _mail_text(session: Session, item: Claimed, ctx: Context) -> tuple[str, str]:
+def payload(item: Claimed) -> dict[str, Any]:
+    """The message of `item`, rendered now from its facts in its recipient's language (a
+    row recorded before revision 0015 carries its text, sent as it is)."""
+    if "rendered" in item.params:
+        return dict(item.params["rendered"])
+    return messages.payload(
+        item.kind,
+        item.params,
+        room_id=item.room_id,
+        game=item.game_number,
+        language=item.language,
+        zone=item.zone,
+    )
+
+
+def _mail_text(
+    session: Session, item: Claimed, payload: dict[str, Any], ctx: Context
+) -> tuple[str, str]:
     assert item.base_url is not None and item.email_id is not None
-    payload = item.payload
     stop = subscriptions.unsubscribe_signature(session, email_id=item.email_id, ctx=ctx)
     unsubscribe = f"{item.base_url}/mail/unsubscribe?e={item.email_id}&t={stop}"
     tr = translator(str(payload.get("lang", DEFAULT)))  # the address's language
@@ -180,17 +205,19 @@ def _prepare(
             endpoint = subscriptions.check_endpoint(item.subscription["endpoint"], settings)
         except InvalidInput as exc:  # stored before the rule, or the rule has changed
             assert item.subscription_id is not None
-            subscriptions.drop_push(
-                session, subscription_id=item.subscription_id, room_id=item.room_id, ctx=ctx
-            )
+            subscriptions.drop_push(session, subscription_id=item.subscription_id)
             _finish(session, item.id, ctx, Delivery.DROPPED, exc.message)
             return Delivery.DROPPED
-        keys, subscription = push.vapid_keys(session, ctx), item.subscription
+        keys, subscription, message = (
+            push.vapid_keys(session, ctx),
+            item.subscription,
+            payload(item),
+        )
         return lambda: push.send(
-            keys, endpoint, subscription, item.payload, settings=settings, network=network
+            keys, endpoint, subscription, message, settings=settings, network=network
         )
     if item.kind == confirmations.CONFIRMATION:  # to an address not confirmed yet
-        nonce = str(item.payload.get("nonce", ""))
+        nonce = str(item.params.get("nonce", ""))
         found = confirmations.confirmation_to_send(session, nonce=nonce, ctx=ctx)
         if found is None:  # replaced by a newer request, confirmed, forgotten or expired
             _finish(session, item.id, ctx, Delivery.DROPPED)
@@ -201,8 +228,9 @@ def _prepare(
         if item.address is None:  # unsubscribed or replaced meanwhile
             _finish(session, item.id, ctx, Delivery.DROPPED)
             return Delivery.DROPPED
-        text, unsubscribe = _mail_text(session, item, ctx)
-        subject, address = str(item.payload["title"]), item.address
+        message = payload(item)
+        text, unsubscribe = _mail_text(session, item, message, ctx)
+        subject, address = str(message["title"]), item.address
 
     def mail() -> None:
         send_mail(
@@ -233,9 +261,7 @@ def _record(session: Session, item: Claimed, result: Result, ctx: Context) -> De
     if outcome is push.Outcome.GONE:
         assert item.subscription_id is not None
         _finish(session, item.id, ctx, Delivery.DROPPED, error)
-        subscriptions.drop_push(
-            session, subscription_id=item.subscription_id, room_id=item.room_id, ctx=ctx
-        )
+        subscriptions.drop_push(session, subscription_id=item.subscription_id)
         return Delivery.DROPPED
     if outcome is push.Outcome.REFUSED:
         _finish(session, item.id, ctx, Delivery.FAILED, error)
@@ -275,8 +301,11 @@ class Sender:
                     loop.call_soon_threadsafe(task.cancel)
 
     def run(self) -> int:
-        """Send every notification due now; returns how many were handled."""
+        """Forget the confirmation counts a day old, then send every notification due
+        now; returns how many were handled."""
         total = 0
+        with self.database.session() as session:
+            confirmations.forget_counts(session, Context(self.clock.now(), self.settings))
         while not self._stopped:
             ctx = Context(self.clock.now(), self.settings)
             with self.database.session() as session:

@@ -19,7 +19,8 @@ from urllib.parse import quote
 
 from app.core.settings import Settings
 from app.i18n import translator, valid_zone
-from app.rooms.confirmations import Confirmation
+
+from .confirmations import Confirmation
 
 
 class MailError(Exception):

@@ -35,7 +35,8 @@ from sqlalchemy.orm import Session
 from app.core.context import Context
 from app.core.keys import service_key
 from app.core.settings import Settings
-from app.rooms.subscriptions import PushEndpoint, address_allowed
+
+from .subscriptions import PushEndpoint, address_allowed
 
 T = TypeVar("T")
 

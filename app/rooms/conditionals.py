@@ -17,11 +17,14 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from app.core.context import Context
 from app.core.errors import InvalidInput
 from app.core.settings import Settings
 from app.engine import AmbiguousMoveError, Board, EngineError, IllegalMoveError, Move
 
 from .models import ConditionalLines, Seat
+from .reasons import Dropped
+from .state import GameState
 
 Tree = list[dict[str, Any]]
 
@@ -149,9 +152,10 @@ def save(
     seat: Seat,
     tree: Tree,
     now: datetime,
-    note: str | None = None,
+    note: Dropped | None = None,
 ) -> ConditionalLines | None:
-    """Keep `tree` (and `note`) for the seat; with neither, forget its row."""
+    """Keep `tree` (and `note`: why earlier lines were dropped) for the seat; with neither,
+    forget its row."""
     row = load(session, game_id=game_id, seat=seat)
     if not tree and note is None:
         if row is not None:
@@ -161,7 +165,9 @@ def save(
     if row is None:
         row = ConditionalLines(game_id=game_id, seat_id=seat.id)
         session.add(row)
-    row.tree, row.note, row.updated_at = tree, note, now
+    row.tree, row.updated_at = tree, now
+    row.note = note.code if note is not None else None
+    row.note_params = dict(note.params) if note is not None else None
     seat.planned = True
     return row
 
@@ -172,3 +178,19 @@ def forget_game(session: Session, *, game_id: int, seats: Sequence[Seat]) -> Non
         session.execute(delete(ConditionalLines).where(ConditionalLines.game_id == game_id))
         for seat in seats:
             seat.planned = False
+
+
+def drop_plan(session: Session, state: GameState, seat: Seat, why: Dropped, ctx: Context) -> None:
+    """The seat's stored lines go, the note keeps why, and the seat is told (a note of
+    the action: no event may show its private lines)."""
+    save(session, game_id=state.game.id, seat=seat, tree=[], now=ctx.now, note=why)
+    state.notes.append((seat.role, "conditional_dropped", {"why": why.code, **why.params}))
+
+
+def drop_plans(session: Session, state: GameState, why: Dropped, ctx: Context) -> None:
+    """Every seat's stored lines in this game go (a draw offer, the game's end)."""
+    for seat in state.room.seats:
+        if seat.planned:
+            row = load(session, game_id=state.game.id, seat=seat)
+            if row is not None and row.tree:
+                drop_plan(session, state, seat, why, ctx)

@@ -176,7 +176,7 @@ def _savepoints(session: Session) -> tuple[SessionTransaction, ...]:
 
 class Answering:
     """The notices of the events a request commits, held in this process until its answer
-    is sent (`app.rooms.live.AnswerFirstMiddleware`): on SQLite handed over by the commit
+    is sent (`app.rooms.streams.AnswerFirstMiddleware`): on SQLite handed over by the commit
     hook, on PostgreSQL claimed when they come back through LISTEN."""
 
     _expected: dict[tuple[str, int], Answering] = {}

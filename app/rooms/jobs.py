@@ -1,6 +1,5 @@
 """The deadline sweep: opens forfeit claims, expires rooms, (with `RETAIN_DAYS`) deletes
-the finished and expired rooms whose last activity is older than that, and forgets the
-confirmation mails asked for a day ago (they no longer count against any limit).
+the finished and expired rooms whose last activity is older than that.
 
 Deadlines are data (each room's indexed `next_check_at`), so the sweep only reads rooms
 that are due, and a restart loses nothing: the next sweep catches up. Batches are claimed
@@ -29,9 +28,9 @@ from app.core.jobs import add_periodic, purge_in_batches
 from app.core.logging import log_fields
 from app.core.settings import Settings
 
-from . import confirmations
+from .deadlines import apply_due_deadlines
+from .locking import leave
 from .models import Game, Offer, OfferStatus, Room, RoomStatus
-from .service import apply_due_deadlines, leave
 from .state import GameState
 
 log = logging.getLogger("checkers.jobs")
@@ -102,8 +101,6 @@ def sweep(database: Database, clock: Clock, settings: Settings) -> int:
     if total:
         log_fields(log, "sweep", rooms=total, ms=round((time.perf_counter() - started) * 1000, 1))
     purge(database, ctx)
-    with database.session() as session:
-        confirmations.forget_counts(session, ctx)
     return total
 
 

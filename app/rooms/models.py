@@ -25,9 +25,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from app.ai import Level
 from app.core.db import Base, EnumValue, UTCDateTime
 from app.engine import Side, Termination
+
+from .reasons import DropCode, Dropped, Reason, ReasonCode
 
 RoomStatusName = Literal["waiting", "playing", "finished", "expired"]
 GameStatusName = Literal["waiting", "playing", "finished"]
@@ -80,6 +81,21 @@ class SeatRole(enum.StrEnum):
     @property
     def other(self) -> SeatRole:
         return SeatRole.JOINER if self is SeatRole.CREATOR else SeatRole.CREATOR
+
+
+class Level(enum.Enum):
+    """The level of the computer holding a seat, weakest first: the rooms' own names of
+    the computer's levels (the stored values). `app.computer` checks at start-up that
+    its players are these, so the rooms need nothing of the AI."""
+
+    TAMER = "tamer"
+    DRIVER = "driver"
+    WARDEN = "warden"
+    EXECUTIVE = "executive"
+
+    @property
+    def title(self) -> str:
+        return self.value.capitalize()
 
 
 class Ending(enum.StrEnum):
@@ -147,20 +163,6 @@ class EventKind(enum.StrEnum):
     EXPIRED = "expired"
     RENAMED = "renamed"
     SEAT_MOVED = "seat_moved"  # a seat went to another device: its old tabs let go
-
-
-class Channel(enum.StrEnum):
-    PUSH = "push"
-    EMAIL = "email"
-
-
-class Delivery(enum.StrEnum):
-    """Where a notification stands."""
-
-    PENDING = "pending"  # due at `due_at` (also while a sender holds it)
-    SENT = "sent"
-    DROPPED = "dropped"  # its push subscription is gone, or its address unsubscribed
-    FAILED = "failed"  # given up after the last attempt
 
 
 class Room(Base):
@@ -239,7 +241,9 @@ class Game(Base):
     turn: Mapped[Side] = mapped_column(EnumValue(Side, 5))
     winner: Mapped[Side | None] = mapped_column(EnumValue(Side, 5))
     termination: Mapped[Ending | None] = mapped_column(EnumValue(Ending, 16))
-    reason: Mapped[str | None] = mapped_column(String(100))
+    # Why it ended, as facts (`reasons.ReasonCode` and its parameters): `reason` below.
+    reason_code: Mapped[ReasonCode | None] = mapped_column(EnumValue(ReasonCode, 24))
+    reason_params: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # When the side to move got the turn; the forfeit claim opens a fixed time later.
@@ -252,6 +256,18 @@ class Game(Base):
     # Whether the computer's review of this game has been asked for (set when it is), so
     # the room view can link the review without reading the computer's tables.
     reviewed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+    @property
+    def reason(self) -> Reason | None:
+        """Why the game ended (None while it is not over)."""
+        if self.reason_code is None:
+            return None
+        return Reason(self.reason_code, dict(self.reason_params or {}))
+
+    @reason.setter
+    def reason(self, reason: Reason | None) -> None:
+        self.reason_code = reason.code if reason is not None else None
+        self.reason_params = dict(reason.params) if reason is not None else None
 
     def side_of(self, role: SeatRole) -> Side:
         """The colour a seat plays in this game."""
@@ -327,102 +343,12 @@ class SeatTransfer(Base):
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
-class PushSubscription(Base):
-    """A browser's Web Push subscription for one seat (RFC 8030 endpoint, RFC 8291 keys)."""
-
-    __tablename__ = "push_subscriptions"
-    __table_args__ = (UniqueConstraint("seat_id", "endpoint"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), index=True)
-    endpoint: Mapped[str] = mapped_column(String(1024))
-    p256dh: Mapped[str] = mapped_column(String(128))
-    auth: Mapped[str] = mapped_column(String(64))
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
-    # The page's language and the browser's time zone when it was turned on: the
-    # language and zone of every message sent to it.
-    language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
-    time_zone: Mapped[str | None] = mapped_column(String(64))
-
-
-class SeatEmail(Base):
-    """A seat's email address: nothing is sent to it until it is confirmed.
-
-    Only the SHA-256 of the confirmation link's secret is kept: the secret is signed
-    (HMAC) from a nonce its outbox row carries, so the sender can write the link and
-    nothing stored is the link itself; the unsubscribe links are signed too, so that they
-    need no stored secret and no seat token.
-    """
-
-    __tablename__ = "seat_emails"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), unique=True)
-    address: Mapped[str] = mapped_column(String(254))
-    # The base of the links in its mails: PUBLIC_URL, or the address the seat used.
-    base_url: Mapped[str] = mapped_column(String(200))
-    confirm_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
-    confirm_expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    confirmed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
-    # The language and time zone of the mails, as when the address was given.
-    language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
-    time_zone: Mapped[str | None] = mapped_column(String(64))
-
-
-class ConfirmationMail(Base):
-    """A confirmation mail asked for: what the limits on them count (per seat and address,
-    per seat, per address across the service). The address is kept only as a keyed hash
-    (`address_key`); a row is deleted a day after it was made."""
-
-    __tablename__ = "confirmation_mails"
-    __table_args__ = (
-        Index("ix_confirmation_mails_address_key_created_at", "address_key", "created_at"),
-    )
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    # SET NULL: the count of an address outlives the room it was asked from.
-    seat_id: Mapped[int | None] = mapped_column(
-        ForeignKey("seats.id", ondelete="SET NULL"), index=True
-    )
-    address_key: Mapped[str] = mapped_column(String(64))
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
-
-
-class Notification(Base):
-    """One message to one recipient (a push subscription or a seat's address), derived
-    from the room's events in the transaction that appended them: the outbox."""
-
-    __tablename__ = "notifications"
-    __table_args__ = (Index("ix_notifications_state_due_at", "state", "due_at"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
-    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
-    channel: Mapped[Channel] = mapped_column(EnumValue(Channel, 8))
-    # SET NULL: a dropped subscription leaves its notifications' history.
-    subscription_id: Mapped[int | None] = mapped_column(
-        ForeignKey("push_subscriptions.id", ondelete="SET NULL")
-    )
-    game_number: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(24))
-    # title, body, url (relative to the site), tag
-    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
-    # When a sender may take it next: now, after a backoff, or when a sender's lease ends.
-    due_at: Mapped[datetime] = mapped_column(UTCDateTime())
-    attempts: Mapped[int] = mapped_column(Integer, default=0)
-    state: Mapped[Delivery] = mapped_column(EnumValue(Delivery, 8))
-    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    last_error: Mapped[str | None] = mapped_column(String(200))
-
-
 class ConditionalLines(Base):
     """A seat's conditional moves in one game: replies stored in advance to the
     opponent's possible moves, as a tree ("if they play X, reply Y; then if Z, W").
 
-    Private to the seat. `note` says why stored lines were dropped, until the seat
-    stores new ones.
+    Private to the seat. `note` (with `note_params`) says why stored lines were dropped,
+    until the seat stores new ones.
     """
 
     __tablename__ = "conditional_lines"
@@ -433,5 +359,12 @@ class ConditionalLines(Base):
     seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
     # [{"if": "22-18", "key": [22, 18, []], "then": "15x22", "next": [...]}, ...]
     tree: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
-    note: Mapped[str | None] = mapped_column(String(200))
+    # Why stored lines were dropped, as facts: a `reasons.DropCode` and its parameters.
+    note: Mapped[DropCode | None] = mapped_column(EnumValue(DropCode, 200))
+    note_params: Mapped[dict[str, str] | None] = mapped_column(JSON)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    @property
+    def dropped(self) -> Dropped | None:
+        """Why the seat's stored lines were dropped, if they were."""
+        return Dropped(self.note, dict(self.note_params or {})) if self.note else None

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import unicodedata
 
-from app.ai import Level
 from app.engine import Side
+
+from .models import Level
 
 MAX_LENGTH = 24
 _REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}

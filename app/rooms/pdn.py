@@ -9,8 +9,7 @@ from app.engine.pdn import GameRecord, write_game
 
 from .models import Ending, Game, GameStatus, Move, Room
 from .names import shown_name
-from .policy import span
-from .texts import reason_length
+from .reasons import ReasonCode, span
 
 # The PDN standard's Termination values (those of PGN, which PDN follows).
 TERMINATION_TAG = {
@@ -31,22 +30,22 @@ def result_comment(rule_set: str, game: Game) -> str | None:
     colour, as the tags name the players (`Black resigned` in English checkers, where the
     first mover is Black); an ending that names no side says what the record says
     (`threefold repetition`)."""
-    reason, ending, winner = game.reason, game.termination, game.winner
+    reason, winner = game.reason, game.winner
     if game.status != GameStatus.FINISHED or reason is None:
         return None
-    if winner is None or ending is None:
-        return reason
+    if winner is None:
+        return reason.english()
     loser = tradition(RULE_SETS[rule_set]).colour(winner.opponent).value
-    if ending == Ending.RESIGNATION:
+    if reason.code == ReasonCode.RESIGNED:
         return f"{loser} resigned"
-    if ending == Ending.NO_PIECES:
+    if reason.code == ReasonCode.NO_PIECES:
         return f"{loser} has no pieces left"
-    if ending == Ending.NO_MOVES:
+    if reason.code == ReasonCode.NO_MOVES:
         return f"{loser} has no legal move"
-    if ending == Ending.FORFEIT:
-        length = reason_length(reason)
+    if reason.code == ReasonCode.FORFEIT:
+        length = reason.length
         return f"{loser} forfeited: no move for {span(length)}" if length else f"{loser} forfeited"
-    return reason
+    return reason.english()
 
 
 def export_game(

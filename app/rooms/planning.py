@@ -9,8 +9,8 @@ from sqlalchemy.orm import Session
 from app.core.context import Context
 
 from . import conditionals, errors
+from .locking import locked_room
 from .schemas import LineIn
-from .service import locked_room
 from .state import GameState
 
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Literal, cast
 
 from app.core.settings import Settings
 from app.engine import pdn_result as engine_pdn_result
 
-from . import errors
+from . import errors, reasons
 from .models import (
     Ending,
     Game,
@@ -26,6 +26,7 @@ from .models import (
     RoomStatus,
     SeatRole,
 )
+from .reasons import span as span
 from .state import MoveRecord
 
 PdnResult = Literal["1-0", "0-1", "1/2-1/2", "*"]
@@ -33,28 +34,19 @@ PdnResult = Literal["1-0", "0-1", "1/2-1/2", "*"]
 MAX_DRAW_OFFERS = 3
 
 
-def span(length: timedelta) -> str:
-    """A configured duration in words: `7 days`, `36 hours`, `90 minutes`, `1 day`."""
-    seconds = int(length.total_seconds())
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0:
-            count = seconds // size
-            return f"{count} {unit}{'' if count == 1 else 's'}"
-    return f"{seconds} second{'' if seconds == 1 else 's'}"
-
-
 def forfeit_reason(settings: Settings) -> str:
-    return f"forfeit: no move for {span(settings.claim_after)}"
+    """The English of a forfeit's reason (`reasons.forfeit`), as the API says it."""
+    return reasons.forfeit(settings).english()
 
 
 def expired_reason(settings: Settings, *, waiting: bool) -> str:
-    if waiting:
-        return f"nobody joined within {span(settings.expire_after)}"
-    return f"expired: no move for {span(settings.expire_after)}"
+    """The English of an expiry's reason (`reasons.expired`)."""
+    return reasons.expired(settings, waiting=waiting).english()
 
 
 def closed_reason(settings: Settings) -> str:
-    return f"closed to rematches: no rematch within {span(settings.rematch_window)}"
+    """The English of a room's closing to rematches (`reasons.closed`)."""
+    return reasons.closed(settings).english()
 
 
 # --- deadlines -------------------------------------------------------------------------

@@ -1,22 +1,17 @@
 """HTTP routes of the rooms API: thin translations between HTTP and the service.
 
-The five seat actions (move, draw, rematch, resign, claim) are declared once, by
-`add_action_routes`, for the bearer-token API here and for the page endpoints of
-`app.web`, which take the seat from its cookie.
+The seat actions (move, draw, rematch, resign, claim, name, conditional moves) are
+declared once, by `routes.add_action_routes`, for the bearer-token API here and for the
+page endpoints of `app.web`, which take the seat from its cookie.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response, status
-from fastapi.params import Depends as DependsParam
-from sqlalchemy.orm import Session
+from fastapi import APIRouter, Header, Path, Query, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 
-from app.core.context import Context
 from app.core.deps import (
     BaseUrlDep,
     ClientDep,
@@ -30,30 +25,32 @@ from app.core.ids import id_path
 from app.core.openapi import refusals
 from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
 from app.engine import RULE_SETS, Board, EngineError
+from app.i18n import translator
 
-from . import errors, planning, service, subscriptions
+from . import errors, service
 from .events import MAX_VERSION, SSE_EVENT_EXAMPLE, SSE_EVENT_SCHEMA
-from .live import LiveResponse
 from .pdn import export_game
-from .runtime import RoomsRuntime, RuntimeDep
+from .routes import (
+    GAME_REFUSALS,
+    VIEW_REFUSALS,
+    GameNumber,
+    RoomId,
+    add_action_routes,
+    pdn_answer,
+)
+from .runtime import RuntimeDep
 from .schemas import (
     RULE_SET_KEYS,
-    ActionIn,
-    ConditionalIn,
     CreateRoomIn,
     EventsOut,
     GameRecordOut,
     JoinIn,
-    MoveIn,
-    NameIn,
     PositionMovesOut,
-    PushIn,
-    PushOffIn,
     RoomView,
     RuleSetOut,
     SeatGrant,
 )
-from .state import GameState
+from .streams import LiveResponse
 from .view import (
     build_view,
     game_record_out,
@@ -65,255 +62,12 @@ from .view import (
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
-RoomId = id_path("The room's id from its share URL.")
-GameNumber = Path(ge=1, le=1_000_000)  # a game of the room, 1 for the first
-
-# A seat action: a token is needed (401) and must open a seat (403); the room must exist
-# (404) and be in a state that allows the action (409); its content may be refused (422).
-_ACTION_REFUSALS = refusals(401, 403, 404, 409, 422)
-# Reading a room with an optional token: a wrong one is refused.
-_VIEW_REFUSALS = refusals(403, 404, 422)
-# Reading a game: no token is read.
-_GAME_REFUSALS = refusals(404, 422, s404="No such room, or no such game in it")
-
-
-@dataclass(frozen=True, slots=True)
-class Acting:
-    """What a seat action's route works with: the session, the seat's token, the
-    request's context, the base of share links, the app's rooms runtime and the client's
-    address."""
-
-    session: Session
-    token: str | None
-    ctx: Context
-    base_url: str
-    runtime: RoomsRuntime
-    client: str
-
-    def admit(self, state: GameState) -> None:
-        """The app's hooks may refuse the action before it is taken (the computer's queue)."""
-        self.runtime.admit(state, self.client)
-
-    def answer(self, state: GameState) -> Response:
-        """The room as the acting seat now sees it; the app's hooks (the computer player)
-        hear of the action first."""
-        self.runtime.acted(state, self.client)
-        return ModelResponse(build_view(state, ctx=self.ctx, base_url=self.base_url))
-
-
-def acting(token_from: Callable[..., Any]) -> Any:
-    """The dependency giving a seat action its `Acting`, the token found by `token_from`."""
-
-    async def dependency(
-        session: SessionDep,
-        ctx: ContextDep,
-        base: BaseUrlDep,
-        runtime: RuntimeDep,
-        client: ClientDep,
-        token: str | None = Depends(token_from),
-    ) -> Acting:
-        return Acting(session, token, ctx, base, runtime, client)
-
-    return Depends(dependency)
-
-
-def action_options(dependencies: Sequence[DependsParam], include_in_schema: bool) -> dict[str, Any]:
-    """What every seat action's route declares: it answers the room view, or a refusal."""
-    return {
-        "response_model": RoomView,
-        "responses": _ACTION_REFUSALS,
-        "dependencies": list(dependencies),
-        "include_in_schema": include_in_schema,
-    }
-
-
-def add_action_routes(
-    router: APIRouter,
-    *,
-    room_path: str,
-    token_from: Callable[..., Any],
-    dependencies: Sequence[DependsParam] = (),
-    include_in_schema: bool = True,
-) -> None:
-    """Declare the seat actions on `router` under `room_path` (a path with `{room_id}`);
-    `token_from` is the dependency that finds the seat's token in the request."""
-    act_on = acting(token_from)
-    options = action_options(dependencies, include_in_schema)
-    # Actions the computer answers are refused while its queue holds this client's share.
-    queued = {
-        **options,
-        "responses": {
-            **options["responses"],
-            **refusals(
-                429,
-                s429="Too many requests from this client, or the computer owes it too many "
-                "replies (`computer_quota`); retry after `Retry-After`",
-            ),
-        },
-    }
-
-    @router.post(
-        f"{room_path}/moves",
-        summary="Play a move (expected_ply guards against stale moves; a resend is a no-op)",
-        **queued,
-    )
-    def play_move(body: MoveIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
-        """Play a move for the token's seat. `expected_ply` is the game's ply the move was
-        chosen at: if the game has moved on, the move is refused (409 `stale_ply` with
-        `current_ply`), and a resend of the move just played answers the room unchanged. An
-        illegal move is refused with 422 `illegal_move` and `legal_moves`; an ambiguous
-        short form with `ambiguous_move` and `candidates`. Answers the room as the mover now
-        sees it."""
-        state = service.play_move(
-            act.session,
-            room_id=room_id,
-            token=act.token,
-            move=body.move.strip(),
-            expected_ply=body.expected_ply,
-            ctx=act.ctx,
-            in_tradition=body.notation == "tradition",
-            admit=act.admit,
-        )
-        return act.answer(state)
-
-    @router.post(
-        f"{room_path}/draw",
-        summary="Offer a draw, or accept or decline the opponent's offer",
-        **queued,
-    )
-    def draw(body: ActionIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
-        """`offer` a draw (3 per player per game), or `accept` or `decline` the opponent's
-        offer. Answers the room view."""
-        return act.answer(
-            service.draw_action(
-                act.session,
-                room_id=room_id,
-                token=act.token,
-                action=body.action,
-                ctx=act.ctx,
-                admit=act.admit,
-            )
-        )
-
-    @router.post(
-        f"{room_path}/rematch",
-        summary="Offer a rematch after a game, or accept or decline the opponent's offer",
-        **queued,
-    )
-    def rematch(body: ActionIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
-        """After a game: `offer` a rematch, or `accept` it (a new game, sides swapped) or
-        `decline` it. Answers the room view."""
-        return act.answer(
-            service.rematch_action(
-                act.session,
-                room_id=room_id,
-                token=act.token,
-                action=body.action,
-                ctx=act.ctx,
-                admit=act.admit,
-            )
-        )
-
-    @router.post(f"{room_path}/resign", summary="Resign the game in progress", **options)
-    def resign(act: Acting = act_on, room_id: str = RoomId) -> Response:
-        """The token's seat gives up the game in progress; the opponent wins. Answers the room
-        view."""
-        return act.answer(
-            service.resign(act.session, room_id=room_id, token=act.token, ctx=act.ctx)
-        )
-
-    @router.post(
-        f"{room_path}/claim-forfeit",
-        summary="Claim the win when the player to move let the claim window open",
-        **options,
-    )
-    def claim_forfeit(act: Acting = act_on, room_id: str = RoomId) -> Response:
-        """The waiting player wins once the player to move has let the claim window pass
-        (`claim_opens_at`); earlier it is refused with 409 `claim_not_open` and `opens_at`."""
-        return act.answer(
-            service.claim_forfeit(act.session, room_id=room_id, token=act.token, ctx=act.ctx)
-        )
-
-    @router.post(f"{room_path}/name", summary="Rename your seat", **options)
-    def rename(body: NameIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
-        """Change the display name of the token's seat (null or blank: the default by colour)."""
-        return act.answer(
-            service.rename_seat(
-                act.session, room_id=room_id, token=act.token, name=body.name, ctx=act.ctx
-            )
-        )
-
-    @router.post(
-        f"{room_path}/push",
-        summary="Send this seat's notifications to a browser's push subscription",
-        **options,
-    )
-    def push_on(body: PushIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
-        """Send this seat's notifications (your turn, offers, the end) to a browser's Web Push
-        subscription, as `PushSubscription.toJSON()` gives it. 422 `push_service_refused`
-        when its endpoint is not on a push service the server sends to (`PUSH_SERVICES`).
-        A seat keeps its newest `PUSH_DEVICES_PER_SEAT` subscriptions."""
-        return act.answer(
-            subscriptions.add_push(
-                act.session,
-                room_id=room_id,
-                token=act.token,
-                endpoint=body.endpoint,
-                p256dh=body.keys.p256dh,
-                auth=body.keys.auth,
-                time_zone=body.time_zone,
-                ctx=act.ctx,
-            )
-        )
-
-    @router.post(
-        f"{room_path}/push/off", summary="Stop notifications to a push subscription", **options
-    )
-    def push_off(body: PushOffIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
-        """Stop the notifications to one push subscription of this seat."""
-        return act.answer(
-            subscriptions.remove_push(
-                act.session, room_id=room_id, token=act.token, endpoint=body.endpoint, ctx=act.ctx
-            )
-        )
-
-    @router.post(
-        f"{room_path}/conditional",
-        summary="Store your replies to your opponent's possible moves (conditional moves)",
-        **options,
-    )
-    def plan(body: ConditionalIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
-        """Store replies to the opponent's possible next moves; each line is checked by the
-        rules in the position it would be played in, and a stored reply is played for you in
-        the opponent's move's transaction. Replaces the lines stored before."""
-        return act.answer(
-            planning.store_plan(
-                act.session, room_id=room_id, token=act.token, lines=body.lines, ctx=act.ctx
-            )
-        )
-
-    @router.post(
-        f"{room_path}/conditional/clear", summary="Forget your conditional moves", **options
-    )
-    def unplan(act: Acting = act_on, room_id: str = RoomId) -> Response:
-        """Forget this seat's conditional moves in the current game."""
-        return act.answer(
-            planning.clear_plan(act.session, room_id=room_id, token=act.token, ctx=act.ctx)
-        )
-
-    @router.post(f"{room_path}/email/off", summary="Stop mails to this seat's address", **options)
-    def email_off(act: Acting = act_on, room_id: str = RoomId) -> Response:
-        """Stop mailing this seat's notifications."""
-        return act.answer(
-            subscriptions.stop_email(act.session, room_id=room_id, token=act.token, ctx=act.ctx)
-        )
-
 
 @router.get("/rule-sets", response_model=list[RuleSetOut], summary="The six rule sets")
-def list_rule_sets() -> list[RuleSetOut]:
+def list_rule_sets(ctx: ContextDep) -> list[RuleSetOut]:
     """The six rule sets with their rules (men per side, backward captures, flying kings,
     majority capture), PDN game type and notation."""
-    return [rule_set_out(rule_set) for rule_set in RULE_SETS.values()]
+    return [rule_set_out(rule_set, ctx.language) for rule_set in RULE_SETS.values()]
 
 
 @router.get(
@@ -370,7 +124,7 @@ def create_room(
 @router.get(
     "/rooms/{room_id}",
     response_model=RoomView,
-    responses=_VIEW_REFUSALS,
+    responses=VIEW_REFUSALS,
     summary="What a viewer sees (with a seat token: which seat you hold)",
 )
 def get_room(
@@ -429,7 +183,7 @@ add_action_routes(router, room_path="/rooms/{room_id}", token_from=get_token)
 @router.get(
     "/rooms/{room_id}/games/{number}.pdn",
     response_class=PdnResponse,
-    responses={**_GAME_REFUSALS, 200: PDN_ANSWER},
+    responses={**GAME_REFUSALS, 200: PDN_ANSWER},
     summary="A game of the room as PDN",
 )
 def game_pdn(
@@ -446,25 +200,19 @@ def game_pdn(
     )
 
 
-def pdn_answer(text: str, room_id: str, number: int) -> PdnResponse:
-    """A game's PDN, as a download."""
-    return PdnResponse(
-        text,
-        headers={"Content-Disposition": f'attachment; filename="{room_id}-{number}.pdn"'},
-    )
-
-
 @router.get(
     "/rooms/{room_id}/games/{number}",
     response_model=GameRecordOut,
-    responses=_GAME_REFUSALS,
+    responses=GAME_REFUSALS,
     summary="A game of the room in full: its moves and result (the room view lists summaries)",
 )
-def game_record(session: SessionDep, room_id: str = RoomId, number: int = GameNumber) -> Response:
+def game_record(
+    session: SessionDep, ctx: ContextDep, room_id: str = RoomId, number: int = GameNumber
+) -> Response:
     """One game of the room in full: its moves in every form and its result (the room view
     carries only a summary of games other than the current one)."""
     room, game, moves = service.read_game(session, room_id=room_id, number=number)
-    return ModelResponse(game_record_out(room, game, moves))
+    return ModelResponse(game_record_out(room, game, moves, translator(ctx.language)))
 
 
 def _resume_point(after: int, last_event_id: str | None) -> int:
@@ -496,7 +244,7 @@ def _resume_point(after: int, last_event_id: str | None) -> int:
                 }
             },
         },
-        **_VIEW_REFUSALS,
+        **VIEW_REFUSALS,
         **refusals(
             429,
             503,

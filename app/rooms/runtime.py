@@ -1,7 +1,9 @@
-"""What the rooms routes need from the running app, registered once by the app factory:
-the live-event hub, the hooks asked before a seat action that may owe the computer a
-reply (its queue's admission) and those told after every room action (the computer
-player), each with the acting client's address."""
+"""What the rooms need from the running app, registered once by the app factory: the
+live-event hub, the hooks asked before a seat action that may owe the computer a reply
+(its queue's admission) and those told after every room action (the computer player),
+each with the acting client's address. The hooks reach the service through the request's
+`Context` (`app.core.deps.get_context` reads `app.state.hooks`), and the service calls
+them: a route never does."""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ class RoomsRuntime:
         for hook in self.before_action:
             hook(state, client)
 
-    def acted(self, state: GameState, client: str | None = None) -> None:
+    def acted(self, state: GameState, client: str | None) -> None:
         """Tell the hooks that a room action has committed."""
         for hook in self.after_action:
             hook(state, client)
@@ -38,6 +40,7 @@ class RoomsRuntime:
 
 def install(app: FastAPI, runtime: RoomsRuntime) -> None:
     app.state.rooms = runtime
+    app.state.hooks = runtime
 
 
 async def get_runtime(request: Request) -> RoomsRuntime:

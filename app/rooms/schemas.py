@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
-    EmailStr,
     Field,
     computed_field,
     field_validator,
 )
 from pydantic_core import PydanticCustomError
 
-from app.ai import Level
 from app.core.errors import Error
 from app.engine import RULE_SETS, Side
 
@@ -24,6 +22,7 @@ from .models import (
     Ending,
     EventKind,
     GameStatusName,
+    Level,
     OfferAction,
     OfferKind,
     RoomStatusName,
@@ -107,34 +106,6 @@ class NameIn(Named):
     pass
 
 
-# A push endpoint is a URL: printable ASCII without spaces (anything else, a NUL byte
-# say, is refused before the service or the database sees it).
-Endpoint = Annotated[str, Field(min_length=10, max_length=1024, pattern=r"^[!-~]+$")]
-
-
-class PushKeysIn(_In):
-    p256dh: str = Field(min_length=80, max_length=100, description="base64url P-256 point")
-    auth: str = Field(min_length=20, max_length=30, description="base64url 16-byte secret")
-
-
-class PushIn(_In):
-    """A browser's PushSubscription (its `toJSON()`, without expirationTime)."""
-
-    endpoint: Endpoint
-    keys: PushKeysIn
-    expirationTime: int | None = None
-    time_zone: str | None = Field(
-        default=None,
-        max_length=64,
-        description="The browser's IANA time zone (`Europe/Moscow`): the instants in its "
-        "messages are written in it. The messages' language is the request's.",
-    )
-
-
-class PushOffIn(_In):
-    endpoint: Endpoint
-
-
 class LineIn(_In):
     """One conditional line: "if they play `their_move`, reply `reply`", and what follows."""
 
@@ -162,16 +133,6 @@ class ConditionalOut(BaseModel):
 
     lines: list[LineOut]
     note: str | None = Field(description="Why your stored lines were dropped, if they were.")
-
-
-class EmailIn(_In):
-    address: EmailStr = Field(description="Where to mail this seat's notifications.")
-    time_zone: str | None = Field(
-        default=None,
-        max_length=64,
-        description="The reader's IANA time zone, for the instants in the mails; their "
-        "language is the request's.",
-    )
 
 
 class MoveIn(_In):

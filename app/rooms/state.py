@@ -140,7 +140,9 @@ class GameState:
         if self.room.status == RoomStatus.WAITING:
             raise errors.WaitingForOpponent("the game starts when a second player joins")
         if self.game.status != GameStatus.PLAYING:
-            raise errors.GameOver("this game is over", result=self.game.reason)
+            reason = self.game.reason
+            result = reason.english() if reason is not None else None
+            raise errors.GameOver("this game is over", result=result)
 
 
 def lock_room(session: Session, *, room_id: str, read: bool = False) -> Room:

@@ -1,19 +1,17 @@
 """What the rooms say to people, in each language of the service.
 
-The database keeps the service's English texts (a game's `reason`, a plan's note): they
-are the record, and the API's. What a reader sees is rebuilt here from the stored facts
-(the ending, the winner, the figures in the reason) in the reader's language.
+The database keeps facts, never sentences (a game's reason and a plan's note are codes with
+their parameters: `reasons`). What a reader sees is rendered here from them, in the
+reader's language.
 """
 
 from __future__ import annotations
 
-import re
-from datetime import timedelta
-
 from app.engine import RULE_SETS, Side
 from app.i18n import N_, Translator
 
-from .models import DeclineReason, Ending, Game, GameStatus, OfferKind
+from .models import DeclineReason, Game, GameStatus, OfferKind
+from .reasons import DropCode, Dropped, Reason, ReasonCode
 
 # The rule sets' names and one-line descriptions (the engine's English, translated).
 RULE_SET_NAMES: dict[str, str] = {
@@ -61,97 +59,94 @@ def default_name(tr: Translator, side: Side) -> str:
     return tr._("Drums player") if side is Side.DRUMS else tr._("Tires player")
 
 
-_LENGTH = re.compile(r"(\d+) (day|hour|minute|second)s?")
-_PLIES = re.compile(r"(\d+)-ply")
-
-
-def reason_length(reason: str) -> timedelta | None:
-    """The duration written in a stored English reason (`no move for 2 days`)."""
-    found = _LENGTH.search(reason)
-    if not found:
-        return None
-    return timedelta(**{f"{found.group(2)}s": int(found.group(1))})
-
-
-def stored_length(tr: Translator, reason: str) -> str:
-    """The duration of a stored English reason, in `tr`'s language."""
-    length = reason_length(reason)
-    return tr.length(length) if length else reason
+def length_text(tr: Translator, reason: Reason) -> str:
+    """The wait a reason names (a forfeit's, an expiry's, a closing's), in `tr`'s language."""
+    length = reason.length
+    return tr.length(length) if length is not None else "?"
 
 
 def result_text(tr: Translator, game: Game) -> str | None:
     """The result and its reason in `tr`'s language, one sentence (`Tires win: drums
     resigned`, `Drums win by forfeit: tires made no move for 2 days`); None while the game
-    is not over. The stored English reason only lends its figures (a length, a ply count):
-    the text is the ending's and the winner's."""
+    is not over. Rendered from the stored facts: the reason's code and parameters, the
+    winner."""
     if game.status != GameStatus.FINISHED or game.reason is None:
         return None
-    reason, winner, ending = game.reason, game.winner, game.termination
+    return reason_result(tr, game.reason, game.winner)
+
+
+def reason_result(tr: Translator, reason: Reason, winner: Side | None) -> str:
+    """A finished game's result from its reason's facts and its winner (`result_text`)."""
     drums = winner is Side.DRUMS
-    if ending == Ending.EXPIRED:
-        if game.started_at is None:
-            return tr._("Nobody joined within {length}", length=stored_length(tr, reason))
+    code = reason.code
+    if code == ReasonCode.NOBODY_JOINED:
+        return tr._("Nobody joined within {length}", length=length_text(tr, reason))
+    if code == ReasonCode.EXPIRED:
         return tr._(
             "No winner: the game expired after {length} without a move",
-            length=stored_length(tr, reason),
+            length=length_text(tr, reason),
         )
-    if ending == Ending.REPETITION:
+    if code == ReasonCode.REPETITION:
         return tr._("Draw: threefold repetition")
-    if ending == Ending.KING_MOVES:
+    if code == ReasonCode.KING_MOVES:
         return tr._("Draw: 20 king moves without a capture or a man's move")
-    if ending == Ending.AGREEMENT:
+    if code == ReasonCode.AGREED:
         return tr._("Draw: agreed by both players")
-    if ending == Ending.MOVE_LIMIT:
-        found = _PLIES.search(reason)
-        plies = tr.number(int(found.group(1))) if found else "?"
+    if code == ReasonCode.MOVE_LIMIT:
+        plies = tr.number(reason.plies) if reason.plies is not None else "?"
         return tr._("Draw: the {plies}-ply limit was reached", plies=plies)
-    if winner is not None and ending == Ending.NO_PIECES:
+    if winner is not None and code == ReasonCode.NO_PIECES:
         if drums:
             return tr._("Drums win: tires have no pieces left")
         return tr._("Tires win: drums have no pieces left")
-    if winner is not None and ending == Ending.NO_MOVES:
+    if winner is not None and code == ReasonCode.NO_MOVES:
         if drums:
             return tr._("Drums win: tires have no legal move")
         return tr._("Tires win: drums have no legal move")
-    if winner is not None and ending == Ending.RESIGNATION:
+    if winner is not None and code == ReasonCode.RESIGNED:
         return tr._("Drums win: tires resigned") if drums else tr._("Tires win: drums resigned")
-    if winner is not None and ending == Ending.FORFEIT:
-        length = stored_length(tr, reason)
+    if winner is not None and code == ReasonCode.FORFEIT:
+        length = length_text(tr, reason)
         if drums:
             return tr._("Drums win by forfeit: tires made no move for {length}", length=length)
         return tr._("Tires win by forfeit: drums made no move for {length}", length=length)
-    # A reason this table does not know (none today): the stored English.
+    # A reason this table does not know (none today): its English.
     prefix = "Draw" if winner is None else f"{winner.title} win"
-    return f"{prefix}: {reason}"
+    return f"{prefix}: {reason.english()}"
 
 
-_EXPECTED = re.compile(r"your opponent played (\S+), which no line expected")
+def closed_text(tr: Translator, reason: Reason) -> str:
+    """Why a room closed (the reason of its `expired` event), as a sentence without its
+    full stop: expired, nobody joined, or no rematch within the window."""
+    if reason.code == ReasonCode.CLOSED:
+        return tr._(
+            "Closed to rematches: no rematch within {length}", length=length_text(tr, reason)
+        )
+    if reason.code == ReasonCode.NOBODY_JOINED:
+        return tr._("Nobody joined within {length}", length=length_text(tr, reason))
+    return tr._("Expired: no move for {length}", length=length_text(tr, reason))
 
 
-def dropped_reason(tr: Translator, why: str) -> str:
-    """Why stored conditional moves were dropped (the service's English `why`), as a
-    clause: `the game is over`."""
-    if why == "the game is over":
+def dropped_reason(tr: Translator, why: Dropped) -> str:
+    """Why stored conditional moves were dropped, as a clause: `the game is over`."""
+    if why.code == DropCode.GAME_OVER:
         return tr._("the game is over")
-    if why == "a draw was offered":
+    if why.code == DropCode.DRAW_OFFERED:
         return tr._("a draw was offered")
-    found = _EXPECTED.fullmatch(why)
-    if found:
-        return tr._("your opponent played {move}, which no line expected", move=found.group(1))
-    return why
+    move = why.params.get("move", "?")
+    return tr._("your opponent played {move}, which no line expected", move=move)
 
 
-def dropped_why(tr: Translator, why: str) -> str:
+def dropped_why(tr: Translator, why: Dropped) -> str:
     """The same as a sentence: `The game is over.`"""
     clause = dropped_reason(tr, why)
     return f"{clause[:1].upper()}{clause[1:]}."
 
 
-def plan_note(tr: Translator, note: str | None) -> str | None:
-    """A stored plan note (`Dropped: <why>.`) in the reader's language."""
-    if note is None or not note.startswith("Dropped: "):
-        return note
-    why = note.removeprefix("Dropped: ").removesuffix(".")
+def plan_note(tr: Translator, why: Dropped | None) -> str | None:
+    """A plan's note (`Dropped: <why>.`) in the reader's language; None without one."""
+    if why is None:
+        return None
     return tr._("Dropped: {why}.", why=dropped_reason(tr, why))
 
 

@@ -19,10 +19,9 @@ from app.core.logging import log_fields
 
 from . import errors
 from .events import append_event
+from .locking import Granted, locked_room
 from .models import EventKind, Seat, SeatTransfer
 from .seats import hash_token, new_token
-from .service import Granted, locked_room
-from .subscriptions import forget_devices
 
 log = logging.getLogger("checkers.game")
 
@@ -87,8 +86,8 @@ def redeem_transfer(session: Session, *, room_id: str, secret: str, ctx: Context
             raise TransferInvalid("this link has expired: make a new one on your other device")
         seat.token_hash = hash_token(token)
         _cancel_open(session, seat, now)
-        forget_devices(session, seat)
-        # The old device's open pages hear of it and become a spectator's.
+        # The old device's open pages hear of it and become a spectator's; its push
+        # subscriptions go with it (the notifications' hook reads this event).
         append_event(session, state, kind=EventKind.SEAT_MOVED, now=now, seat=seat.role)
         state.seat = seat
         log_fields(log, "transfer_redeemed", room=room_id, seat=seat.role)

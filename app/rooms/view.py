@@ -10,9 +10,10 @@ from typing import Any, Protocol
 from app.core.context import Context
 from app.core.settings import Settings
 from app.engine import RULE_SETS, Board, RuleSet, Side, Style, notation, tradition
-from app.i18n.context import current, current_tag
+from app.i18n import Translator, translator
 
 from . import policy, texts
+from .locking import Granted
 from .models import ConditionalLines, Ending, Game, GameStatus, OfferStatus, Room, SeatRole
 from .names import shown_name
 from .positions import start_text
@@ -42,20 +43,19 @@ from .schemas import (
     TermsOut,
     YouOut,
 )
-from .service import Granted
 from .state import GameState
 
 
-def rule_set_out(rule_set: RuleSet) -> RuleSetOut:
+def rule_set_out(rule_set: RuleSet, language: str) -> RuleSetOut:
     """The rule set with its tradition's notation, its name and description in the
     request's language (built once per rule set and language)."""
-    return _rule_set_out(rule_set.key, current_tag())
+    return _rule_set_out(rule_set.key, language)
 
 
 @cache
 def _rule_set_out(key: str, language: str) -> RuleSetOut:
     rule_set, trad = RULE_SETS[key], tradition(key)
-    tr = current()
+    tr = translator(language)
     notation_out = NotationOut(
         style=trad.style.value,
         colours=ColoursOut(
@@ -112,15 +112,15 @@ def move_number(start_number: int | None, first_side: Side, ply: int) -> int:
     return (start_number or 1) + (ply - 1 + offset) // 2
 
 
-def result_out(game: Game) -> ResultOut | None:
-    text = texts.result_text(current(), game)
+def result_out(game: Game, tr: Translator) -> ResultOut | None:
+    text = texts.result_text(tr, game)
     if text is None or game.termination is None or game.reason is None:
         return None
     return ResultOut(
         winner=game.winner,
         winner_seat=game.seat_of(game.winner) if game.winner else None,
         termination=game.termination,
-        reason=game.reason,
+        reason=game.reason.english(),
         text=text,
         pdn=policy.pdn_result(game),
     )
@@ -182,14 +182,14 @@ def played_out(rule_set: str, m: Played, number: int) -> PlayedMoveOut:
     )
 
 
-def plan_out(plan: ConditionalLines | None) -> ConditionalOut | None:
+def plan_out(plan: ConditionalLines | None, tr: Translator) -> ConditionalOut | None:
     if plan is None:
         return None
 
     def lines(tree: list[dict[str, Any]]) -> list[LineOut]:
         return [LineOut(their_move=b["if"], reply=b["then"], next=lines(b["next"])) for b in tree]
 
-    return ConditionalOut(lines=lines(plan.tree), note=texts.plan_note(current(), plan.note))
+    return ConditionalOut(lines=lines(plan.tree), note=texts.plan_note(tr, plan.dropped))
 
 
 def moves_out(rule_set: str, game: Game, moves: Sequence[Played]) -> list[PlayedMoveOut]:
@@ -237,7 +237,9 @@ def pdn_url(room_id: str, number: int) -> str:
     return f"{game_url(room_id, number)}.pdn"
 
 
-def game_record_out(room: Room, game: Game, moves: Sequence[Played]) -> GameRecordOut:
+def game_record_out(
+    room: Room, game: Game, moves: Sequence[Played], tr: Translator
+) -> GameRecordOut:
     return GameRecordOut(
         room_id=room.id,
         number=game.number,
@@ -249,7 +251,7 @@ def game_record_out(room: Room, game: Game, moves: Sequence[Played]) -> GameReco
         fen=game.fen,
         ply=game.ply,
         moves=moves_out(room.rule_set, game, moves),
-        result=result_out(game),
+        result=result_out(game, tr),
         started_at=game.started_at,
         ended_at=game.ended_at,
         pdn_url=pdn_url(room.id, game.number),
@@ -283,6 +285,7 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
     """The whole room as the state's seat (or a spectator, without one) sees it."""
     room, game, moves, games = state.room, state.game, state.moves, state.room.games
     seat, settings = state.seat, ctx.settings
+    tr = translator(ctx.language)  # the reader's language, from the request
     offers = [o for o in state.offers if o.status == OfferStatus.PENDING]
     draws_left = {
         side: policy.MAX_DRAW_OFFERS - policy.draw_offers_made(state.offers, game.seat_of(side))
@@ -305,7 +308,7 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
         share_url=share_url(base_url, room.id),
         now=ctx.now,
         terms=terms_out(settings),
-        rule_set=rule_set_out(RULE_SETS[room.rule_set]),
+        rule_set=rule_set_out(RULE_SETS[room.rule_set], ctx.language),
         status=room.status.label,
         version=room.version,
         created_at=room.created_at,
@@ -318,7 +321,7 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
                     taken[role].name if role in taken else None,
                     taken[role].computer_level if role in taken else None,
                     game.side_of(role),
-                    texts.default_name(current(), game.side_of(role)),
+                    texts.default_name(tr, game.side_of(role)),
                 ),
                 computer_level=taken[role].computer_level if role in taken else None,
             )
@@ -331,7 +334,7 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
                 to_move=game.status == GameStatus.PLAYING and game.side_of(seat.role) == game.turn,
                 name=seat.name,
                 notifications=NotificationsOut(push=seat.push_on, email=seat.email_on),
-                conditional=plan_out(state.plan),
+                conditional=plan_out(state.plan, tr),
             )
             if seat
             else None
@@ -348,7 +351,7 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
             ply=game.ply,
             moves=moves_out(room.rule_set, game, moves),
             legal_moves=legal,
-            result=result_out(game),
+            result=result_out(game, tr),
             draw_offers_left=DrawOffersLeft(
                 drums=draws_left[Side.DRUMS], tires=draws_left[Side.TIRES]
             ),
@@ -372,7 +375,7 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
                 drums_seat=g.drums_seat,
                 status=g.status.label,
                 plies=g.ply,
-                result=result_out(g),
+                result=result_out(g, tr),
                 url=game_url(room.id, g.number),
                 pdn_url=pdn_url(room.id, g.number),
                 review_url=review_url(room.id, g.number) if g.reviewed else None,

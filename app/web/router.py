@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from app.ai import Level
 from app.computer import service as computer
-from app.computer.router import ComputerGameIn
+from app.computer.schemas import ComputerGameIn
 from app.core.context import Context
 from app.core.deps import BaseUrlDep, ContextDep, SessionDep
 from app.core.ids import is_id
@@ -34,12 +34,12 @@ from app.i18n.context import current
 from app.imports import service as imports
 from app.imports.texts import texts_for
 from app.imports.view import imported_game_out
-from app.notify.router import add_mail_routes
-from app.rooms import errors, service, subscriptions, transfers
-from app.rooms.router import RoomId, add_action_routes
-from app.rooms.runtime import RuntimeDep
+from app.notify import subscriptions
+from app.notify.routes import add_notify_routes
+from app.rooms import errors, service, transfers
+from app.rooms.locking import Granted
+from app.rooms.routes import RoomId, add_action_routes
 from app.rooms.schemas import CreateRoomIn, JoinIn
-from app.rooms.service import Granted
 from app.rooms.state import GameState
 from app.rooms.texts import LEVEL_DIFFICULTY
 from app.rooms.view import build_view, rule_set_out
@@ -149,7 +149,9 @@ def home(request: Request) -> HTMLResponse:
             request,
             "home.html",
             {
-                "rule_sets": [rule_set_out(r).model_dump() for r in RULE_SETS.values()],
+                "rule_sets": [
+                    rule_set_out(r, current().tag).model_dump() for r in RULE_SETS.values()
+                ],
                 "default_rule_set": DEFAULT_RULE_SET[tr.tag],
                 "pdn_texts": texts_for(tr),
                 "levels": [
@@ -201,7 +203,9 @@ def import_page(request: Request) -> HTMLResponse:
             request,
             "import.html",
             {
-                "rule_sets": [rule_set_out(r).model_dump() for r in RULE_SETS.values()],
+                "rule_sets": [
+                    rule_set_out(r, current().tag).model_dump() for r in RULE_SETS.values()
+                ],
                 "pdn_texts": texts_for(current()),
             },
         )
@@ -273,12 +277,10 @@ def play_computer(
     request: Request,
     session: SessionDep,
     ctx: ContextDep,
-    runtime: RuntimeDep,
 ) -> Response:
     granted = computer.create_computer_game(
         session, rule_set=body.rule_set, level=body.level, name=body.name, fen=body.fen, ctx=ctx
     )
-    runtime.acted(granted.state)  # from a position with the tires to move, it moves first
     return _created(request, granted)
 
 
@@ -296,7 +298,7 @@ def join_room(
     return _joined(request, granted, ctx, base)
 
 
-for add_routes in (add_action_routes, add_mail_routes):
+for add_routes in (add_action_routes, add_notify_routes):
     add_routes(
         router,
         room_path="/r/{room_id}",

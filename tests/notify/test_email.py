@@ -25,9 +25,8 @@ from app.core.db import Database
 from app.core.settings import Settings
 from app.i18n import translator
 from app.main import create_app
+from app.notify.confirmations import MailLimit, request_email
 from app.notify.mail import list_link
-from app.rooms.confirmations import MailLimit, request_email
-from app.rooms.jobs import sweep
 from tests.rooms.conftest import Api, Room
 
 from .conftest import Mailbox, Sender, free_port
@@ -422,11 +421,11 @@ def test_an_address_gets_a_few_confirmations_a_day_across_the_service(
     assert len([m for m in box.mails if m["To"].lower() == ADDRESS]) == most
     clock.advance(timedelta(seconds=wait))
     assert _ask(api, rooms[-1], ADDRESS, rooms[-1].creator).status_code == 200
-    # The sweep forgets what no longer counts: the first request, then all of them.
-    sweep(database, clock, notify_settings)
+    # The sender forgets what no longer counts: the first request, then all of them.
+    sender.run()
     assert len(_rows(database)["confirmation_mails"]) == most + 1
     clock.advance(timedelta(days=1))
-    sweep(database, clock, notify_settings)
+    sender.run()
     assert _rows(database)["confirmation_mails"] == []
 
 

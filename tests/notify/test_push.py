@@ -17,10 +17,10 @@ from app.core.settings import Settings
 from app.i18n import page_catalog, translator
 from app.main import create_app
 from app.notify.delivery import deliver_due
+from app.notify.models import Delivery, Notification, PushSubscription
 from app.notify.push import new_private_key
+from app.notify.subscriptions import check_endpoint
 from app.rooms.jobs import sweep
-from app.rooms.models import Delivery, Notification, PushSubscription
-from app.rooms.subscriptions import check_endpoint
 from tests.rooms.conftest import Api
 
 from .conftest import Sender, subscribe

@@ -21,7 +21,7 @@ from app.core.clock import ManualClock
 from app.core.db import Database
 from app.core.settings import Settings
 from app.notify.delivery import deliver_due
-from app.rooms.models import Delivery, Notification, PushSubscription
+from app.notify.models import Delivery, Notification, PushSubscription
 from tests.rooms.conftest import Api, Room
 from tests.web.servers import ROOT, free_port
 

@@ -20,9 +20,9 @@ from app.core.db import Database
 from app.core.errors import InvalidInput
 from app.core.settings import Settings
 from app.notify.delivery import deliver_due
+from app.notify.models import Delivery, Notification, PushSubscription
 from app.notify.push import Network
-from app.rooms.models import Delivery, Notification, PushSubscription
-from app.rooms.subscriptions import PushServiceRefused, check_endpoint
+from app.notify.subscriptions import PushServiceRefused, check_endpoint
 from tests.rooms.conftest import Api, Room
 
 from .listeners import CREATED, authority, listener

@@ -4,7 +4,9 @@ client that plays as the two seats."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -13,8 +15,50 @@ from fastapi.testclient import TestClient
 
 from app.core.clock import ManualClock
 from app.core.db import Database
+from app.core.migrate import upgrade
 from app.core.settings import Settings
+from app.engine import Board, Move
 from app.main import create_app
+
+
+def played_row(board: Board, move: Move, ply: int, at: datetime) -> dict[str, Any]:
+    """Play `move` on `board` and return its row of the `moves` table, as the service
+    writes it (an upgrade test stores games through an old schema with these)."""
+    irreversible, side = board.is_irreversible(move), board.turn
+    board.push(move)
+    return {
+        "ply": ply,
+        "side": side.value,
+        "notation": move.notation(),
+        "path": list(move.path),
+        "captured": list(move.captured),
+        "crowned": move.crowns,
+        "irreversible": irreversible,
+        "fen_after": board.fen(),
+        "created_at": at,
+    }
+
+
+# The two databases an upgrade test runs on (its fixture's `request.param`).
+DIALECTS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
+
+@contextmanager
+def migrated_to(request: pytest.FixtureRequest, tmp_path: Any, revision: str) -> Iterator[str]:
+    """An empty database of the test's kind (`request.param`: one of `DIALECTS`),
+    migrated to `revision` only, for an upgrade test to fill as that schema stood."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path}/old.sqlite3"
+        upgrade(url, revision)
+        yield url
+        return
+    postgres = request.getfixturevalue("postgres")
+    url = postgres.create("checkers_upg")
+    try:
+        upgrade(url, revision)
+        yield url
+    finally:
+        postgres.drop(url)
 
 
 @dataclass

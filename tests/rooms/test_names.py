@@ -8,7 +8,7 @@ import unicodedata
 import httpx
 import pytest
 
-from app.ai import Level
+from app.rooms.models import Level
 from app.rooms.names import InvalidName, clean_name
 from tests.rooms.conftest import Api, Room
 

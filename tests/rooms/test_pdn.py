@@ -10,7 +10,7 @@ import pytest
 
 from app.core.settings import Settings
 from app.engine import RULE_SETS, Outcome, Side, Termination
-from app.rooms import policy
+from app.rooms import reasons
 from app.rooms.models import Ending, Game, GameStatus, Room, RoomStatus, Seat, SeatRole
 from app.rooms.pdn import export_game
 
@@ -18,27 +18,27 @@ T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 SETTINGS = Settings(claim_after_seconds=48 * 3600, expire_after_seconds=7 * 24 * 3600)
 
 
-def reason(ending: Ending, winner: Side | None) -> str:
+def reason(ending: Ending, winner: Side | None) -> reasons.Reason:
     """The reason the service stores for the ending."""
     loser = winner.opponent if winner else None
     if ending == Ending.RESIGNATION:
         assert loser is not None
-        return f"{loser.value} resigned"
+        return reasons.resigned(loser)
     if ending == Ending.NO_PIECES:
-        return Outcome(winner, Termination.NO_PIECES).detail
+        return reasons.of_outcome(Outcome(winner, Termination.NO_PIECES))
     if ending == Ending.NO_MOVES:
-        return Outcome(winner, Termination.NO_MOVES).detail
+        return reasons.of_outcome(Outcome(winner, Termination.NO_MOVES))
     if ending == Ending.REPETITION:
-        return Outcome(None, Termination.REPETITION).detail
+        return reasons.of_outcome(Outcome(None, Termination.REPETITION))
     if ending == Ending.KING_MOVES:
-        return Outcome(None, Termination.KING_MOVES).detail
+        return reasons.of_outcome(Outcome(None, Termination.KING_MOVES))
     if ending == Ending.FORFEIT:
-        return policy.forfeit_reason(SETTINGS)
+        return reasons.forfeit(SETTINGS)
     if ending == Ending.AGREEMENT:
-        return "agreed by both players"
+        return reasons.AGREED
     if ending == Ending.MOVE_LIMIT:
-        return "the 200-ply limit was reached"
-    return policy.expired_reason(SETTINGS, waiting=False)
+        return reasons.move_limit(200)
+    return reasons.expired(SETTINGS, waiting=False)
 
 
 def pdn(rule_set: str, ending: Ending, winner: Side | None) -> str:

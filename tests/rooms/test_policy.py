@@ -6,7 +6,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.ai import Level
 from app.core.settings import Settings
 from app.engine import Side
 from app.rooms import errors, policy
@@ -14,6 +13,7 @@ from app.rooms.models import (
     Ending,
     Game,
     GameStatus,
+    Level,
     Offer,
     OfferKind,
     OfferStatus,
@@ -171,8 +171,10 @@ def test_only_the_opponents_pending_offer_can_be_answered() -> None:
 
 
 def finished(winner: Side | None, ending: Ending, reason: str) -> Game:
+    """A finished game; the result depends on the ending and the winner alone (`reason`
+    names the case)."""
     g = game(GameStatus.FINISHED)
-    g.winner, g.termination, g.reason = winner, ending, reason
+    g.winner, g.termination = winner, ending
     return g
 
 

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from app.ai import Level
 from app.computer import service as computer
 from app.computer.worker import board_of
 from app.core.clock import ManualClock
@@ -24,6 +23,7 @@ from app.core.db import Database
 from app.core.settings import Settings
 from app.engine import pdn
 from app.rooms import service
+from app.rooms.models import Level
 
 from .conftest import Api, Room
 

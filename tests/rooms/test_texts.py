@@ -9,14 +9,16 @@ import pytest
 from app.core.settings import Settings
 from app.engine import Outcome, Side, Termination
 from app.i18n import LANGUAGES, translator
-from app.rooms import policy, texts
+from app.rooms import reasons, texts
 from app.rooms.models import Ending, Game, GameStatus, SeatRole
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 SETTINGS = Settings(claim_after_seconds=48 * 3600, expire_after_seconds=7 * 24 * 3600)
 
 
-def finished(winner: Side | None, ending: Ending, reason: str, *, started: bool = True) -> Game:
+def finished(
+    winner: Side | None, ending: Ending, reason: reasons.Reason, *, started: bool = True
+) -> Game:
     """A finished game with the facts the service stores for the ending."""
     return Game(
         number=1,
@@ -34,47 +36,65 @@ def finished(winner: Side | None, ending: Ending, reason: str, *, started: bool 
 # Every ending with the reason the service stores for it, and its English text.
 ENDINGS = [
     (
-        finished(Side.DRUMS, Ending.FORFEIT, policy.forfeit_reason(SETTINGS)),
+        finished(Side.DRUMS, Ending.FORFEIT, reasons.forfeit(SETTINGS)),
         "Drums win by forfeit: tires made no move for 2 days",
     ),
     (
-        finished(Side.TIRES, Ending.FORFEIT, policy.forfeit_reason(SETTINGS)),
+        finished(Side.TIRES, Ending.FORFEIT, reasons.forfeit(SETTINGS)),
         "Tires win by forfeit: drums made no move for 2 days",
     ),
     (
-        finished(None, Ending.EXPIRED, policy.expired_reason(SETTINGS, waiting=False)),
+        finished(None, Ending.EXPIRED, reasons.expired(SETTINGS, waiting=False)),
         "No winner: the game expired after 7 days without a move",
     ),
     (
         finished(
             None,
             Ending.EXPIRED,
-            policy.expired_reason(SETTINGS, waiting=True),
+            reasons.expired(SETTINGS, waiting=True),
             started=False,
         ),
         "Nobody joined within 7 days",
     ),
-    (finished(Side.TIRES, Ending.RESIGNATION, "drums resigned"), "Tires win: drums resigned"),
-    (finished(Side.DRUMS, Ending.RESIGNATION, "tires resigned"), "Drums win: tires resigned"),
     (
-        finished(Side.DRUMS, Ending.NO_PIECES, Outcome(Side.DRUMS, Termination.NO_PIECES).detail),
+        finished(Side.TIRES, Ending.RESIGNATION, reasons.resigned(Side.DRUMS)),
+        "Tires win: drums resigned",
+    ),
+    (
+        finished(Side.DRUMS, Ending.RESIGNATION, reasons.resigned(Side.TIRES)),
+        "Drums win: tires resigned",
+    ),
+    (
+        finished(
+            Side.DRUMS,
+            Ending.NO_PIECES,
+            reasons.of_outcome(Outcome(Side.DRUMS, Termination.NO_PIECES)),
+        ),
         "Drums win: tires have no pieces left",
     ),
     (
-        finished(Side.TIRES, Ending.NO_MOVES, Outcome(Side.TIRES, Termination.NO_MOVES).detail),
+        finished(
+            Side.TIRES,
+            Ending.NO_MOVES,
+            reasons.of_outcome(Outcome(Side.TIRES, Termination.NO_MOVES)),
+        ),
         "Tires win: drums have no legal move",
     ),
     (
-        finished(None, Ending.REPETITION, Outcome(None, Termination.REPETITION).detail),
+        finished(
+            None, Ending.REPETITION, reasons.of_outcome(Outcome(None, Termination.REPETITION))
+        ),
         "Draw: threefold repetition",
     ),
     (
-        finished(None, Ending.KING_MOVES, Outcome(None, Termination.KING_MOVES).detail),
+        finished(
+            None, Ending.KING_MOVES, reasons.of_outcome(Outcome(None, Termination.KING_MOVES))
+        ),
         "Draw: 20 king moves without a capture or a man's move",
     ),
-    (finished(None, Ending.AGREEMENT, "agreed by both players"), "Draw: agreed by both players"),
+    (finished(None, Ending.AGREEMENT, reasons.AGREED), "Draw: agreed by both players"),
     (
-        finished(None, Ending.MOVE_LIMIT, "the 200-ply limit was reached"),
+        finished(None, Ending.MOVE_LIMIT, reasons.move_limit(200)),
         "Draw: the 200-ply limit was reached",
     ),
 ]
@@ -84,7 +104,7 @@ def test_the_english_texts() -> None:
     english = translator("en")
     for game, text in ENDINGS:
         assert texts.result_text(english, game) == text
-    playing = finished(None, Ending.AGREEMENT, "agreed by both players")
+    playing = finished(None, Ending.AGREEMENT, reasons.AGREED)
     playing.status = GameStatus.PLAYING
     assert texts.result_text(english, playing) is None
 

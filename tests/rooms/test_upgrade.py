@@ -28,6 +28,8 @@ from app.engine import Board, pdn
 from app.main import create_app
 from app.rooms.seats import hash_token
 
+from .conftest import DIALECTS, migrated_to, played_row
+
 FIRST = {  # engine notation, then the tradition's numeric and algebraic forms
     "english": ("11-15", "11-15", "c3-d4"),
     "brazilian": ("11-15", "22-18", "c3-d4"),
@@ -39,21 +41,11 @@ FIRST = {  # engine notation, then the tradition's numeric and algebraic forms
 PLIES = 12
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+@pytest.fixture(params=DIALECTS)
 def old_database(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
     """An empty database migrated to revision 0003 only."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path}/old.sqlite3"
-        upgrade(url, "0003")
+    with migrated_to(request, tmp_path, "0003") as url:
         yield url
-        return
-    postgres = request.getfixturevalue("postgres")
-    url = postgres.create("checkers_upg")
-    try:
-        upgrade(url, "0003")
-        yield url
-    finally:
-        postgres.drop(url)
 
 
 def _store_at_0003(url: str) -> dict[str, tuple[str, list[str]]]:
@@ -75,21 +67,7 @@ def _store_at_0003(url: str) -> dict[str, tuple[str, list[str]]]:
             for ply in range(1, PLIES + 1):
                 legal = board.legal_moves
                 move = board.parse_move(FIRST[rule_set][0]) if ply == 1 else legal[ply % len(legal)]
-                irreversible, side = board.is_irreversible(move), board.turn
-                board.push(move)
-                rows.append(
-                    {
-                        "ply": ply,
-                        "side": side.value,
-                        "notation": move.notation(),
-                        "path": list(move.path),
-                        "captured": list(move.captured),
-                        "crowned": move.crowns,
-                        "irreversible": irreversible,
-                        "fen_after": board.fen(),
-                        "created_at": at,
-                    }
-                )
+                rows.append(played_row(board, move, ply, at))
             room_id, token = f"old-{key}", f"token-of-{key}"
             done = key == "finished"
             conn.execute(

@@ -32,12 +32,11 @@ from app.core.context import Context
 from app.core.errors import TooManyRequests
 from app.core.keys import service_key
 from app.i18n import valid_zone
-from app.i18n.context import current_tag
+from app.rooms.locking import locked_room
+from app.rooms.seats import hash_token
+from app.rooms.state import GameState
 
 from .models import Channel, ConfirmationMail, Delivery, Notification, SeatEmail
-from .seats import hash_token
-from .service import locked_room
-from .state import GameState
 from .subscriptions import EmailUnavailable
 
 CONFIRMATION = "confirm_address"  # the outbox kind of a confirmation mail
@@ -119,7 +118,7 @@ def request_email(
             session.add(found)
         found.address = address
         found.base_url = base
-        found.language, found.time_zone = current_tag(), valid_zone(time_zone)
+        found.language, found.time_zone = ctx.language, valid_zone(time_zone)
         found.confirm_hash = hash_token(_secret(key, nonce))
         found.confirm_expires_at = ctx.now + timedelta(seconds=settings.email_confirm_seconds)
         found.confirmed_at = None
@@ -132,7 +131,7 @@ def request_email(
                 channel=Channel.EMAIL,
                 game_number=state.game.number,
                 kind=CONFIRMATION,
-                payload={"nonce": nonce},
+                params={"nonce": nonce},
                 created_at=ctx.now,
                 due_at=ctx.now,
                 attempts=0,

@@ -25,19 +25,12 @@ from app.core.errors import Conflict, Forbidden, InvalidInput
 from app.core.keys import service_key
 from app.core.settings import Settings
 from app.i18n import N_, valid_zone
-from app.i18n.context import current_tag
+from app.rooms.locking import locked_room
+from app.rooms.models import Seat
+from app.rooms.seats import hash_token
+from app.rooms.state import GameState
 
-from .models import (
-    Channel,
-    Delivery,
-    Notification,
-    PushSubscription,
-    Seat,
-    SeatEmail,
-)
-from .seats import hash_token
-from .service import locked_room
-from .state import GameState
+from .models import Channel, Delivery, Notification, PushSubscription, SeatEmail
 
 
 class EmailUnavailable(Conflict):
@@ -157,7 +150,7 @@ def add_push(
 ) -> GameState:
     """Tell the token's seat of its room's changes through this push subscription, in
     the request's language and `time_zone`, kept from now on for that device."""
-    language, zone = current_tag(), valid_zone(time_zone)
+    language, zone = ctx.language, valid_zone(time_zone)
     check_endpoint(endpoint, ctx.settings)
     _b64url(p256dh, 65, "keys.p256dh")
     _b64url(auth, 16, "keys.auth")
@@ -212,16 +205,23 @@ def remove_push(
         return state
 
 
-def drop_push(session: Session, *, subscription_id: int, room_id: str, ctx: Context) -> None:
-    """A push service said the subscription is gone (404/410): forget it."""
-    with locked_room(session, room_id=room_id, ctx=ctx) as state:
+def drop_push(session: Session, *, subscription_id: int) -> None:
+    """A push service said the subscription is gone (404/410), or its endpoint is no
+    longer accepted: forget it, and its seat's flag with it when it was the seat's last.
+    A plain delete in its own short transaction: it changes no room, so it takes no
+    room's lock (and applies no deadline)."""
+    with session.begin():
         seat_id = session.scalar(
             select(PushSubscription.seat_id).where(PushSubscription.id == subscription_id)
         )
-        seat = next((s for s in state.room.seats if s.id == seat_id), None)
+        if seat_id is None:
+            return
+        # The seat's row first: a subscription being added meanwhile (under the room's
+        # lock, which also writes this row) has committed before the flag is counted.
+        session.execute(select(Seat.id).where(Seat.id == seat_id).with_for_update())
         session.execute(delete(PushSubscription).where(PushSubscription.id == subscription_id))
-        if seat is not None:
-            _refresh_push_flag(session, seat)
+        left = exists().where(PushSubscription.seat_id == seat_id)
+        session.execute(update(Seat).where(Seat.id == seat_id).values(push_on=left))
 
 
 def forget_devices(session: Session, seat: Seat) -> None:
