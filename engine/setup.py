@@ -1,6 +1,7 @@
-"""Build hook: compile the hot modules (``app/build.py``'s list) with mypyc when possible.
+"""Build hook: compile the hot modules (``checkers_engine.build.COMPILED_MODULES``) with mypyc
+when possible.
 
-The project's metadata lives in ``pyproject.toml``; this file only adds the compiled
+The distribution's metadata lives in ``pyproject.toml``; this file only adds the compiled
 extensions. It builds them when a C compiler is found and ``CHECKERS_PURE_PYTHON`` is not
 set to ``1``; without a compiler, or if compiling fails, the package installs as pure
 Python from the same sources.
@@ -21,11 +22,13 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
+PACKAGE = Path("src") / "checkers_engine"
 
 
 def _load_build_module() -> Any:
-    """``app/build.py`` loaded by path, without importing the package."""
-    spec = importlib.util.spec_from_file_location("_checkers_build", HERE / "app" / "build.py")
+    """``checkers_engine/build.py`` loaded by path, without importing the package (whose
+    ``__init__`` imports the modules this build compiles)."""
+    spec = importlib.util.spec_from_file_location("_checkers_build", HERE / PACKAGE / "build.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
@@ -37,7 +40,7 @@ build = _load_build_module()
 
 
 def _say(message: str) -> None:
-    print(f"checkers-service: {message}", file=sys.stderr)
+    print(f"{build.DISTRIBUTION}: {message}", file=sys.stderr)
 
 
 def _compiler_found() -> bool:
@@ -58,8 +61,8 @@ def _extensions() -> list[Any]:
     except ImportError:
         _say("mypyc (part of mypy) is not available: installing the pure Python build")
         return []
-    paths = [str(build.source_path(m, Path("app"))) for m in build.COMPILED_MODULES]
-    extensions = mypycify(paths, opt_level="3", group_name="app.compiled")
+    paths = [str(build.source_path(m, PACKAGE)) for m in build.COMPILED_MODULES]
+    extensions = mypycify(paths, opt_level="3", group_name="checkers_engine.compiled")
     for extension in extensions:
         # A failed compile falls back to the pure sources instead of failing the install.
         extension.optional = True
@@ -73,9 +76,9 @@ class BuildExt(build_ext):
         super().run()
         if not self.extensions:
             return
-        target = HERE / "app" if self.inplace else Path(self.build_lib) / "app"
+        target = HERE / PACKAGE if self.inplace else Path(self.build_lib) / "checkers_engine"
         target.mkdir(parents=True, exist_ok=True)
-        (target / build.SOURCES_MANIFEST).write_text(build.manifest_text(HERE / "app"))
+        (target / build.SOURCES_MANIFEST).write_text(build.manifest_text(HERE / PACKAGE))
 
 
 os.chdir(HERE)
