@@ -40,11 +40,11 @@ from ai_ladder import (  # bench/ is the script's own directory
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.ai import Level, book, egdb  # noqa: E402
-from app.build import build_info  # noqa: E402
 from app.computer.runner import search_pool  # noqa: E402
 from app.computer.worker import REPLY_NICENESS, TaskKind, run_task, task_for  # noqa: E402
-from app.engine import Board  # noqa: E402
+from checkers_engine import Board  # noqa: E402
+from checkers_engine.ai import Level, book, egdb  # noqa: E402
+from checkers_engine.build import build_info  # noqa: E402
 
 
 def instant(board: Board) -> str | None:

@@ -29,8 +29,8 @@ from app.core.clock import ManualClock  # noqa: E402
 from app.core.db import Database  # noqa: E402
 from app.core.migrate import upgrade  # noqa: E402
 from app.core.settings import Settings  # noqa: E402
-from app.engine import Board  # noqa: E402
 from app.rooms.jobs import due_query, sweep  # noqa: E402
+from checkers_engine import Board  # noqa: E402
 
 NOW = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
 

@@ -7,18 +7,18 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response, status
 from pydantic import BaseModel, Field
 
-from app.ai import Level
 from app.core.deps import BaseUrlDep, ClientDep, ContextDep, SessionDep
 from app.core.ids import id_path
 from app.core.openapi import refusals
 from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
-from app.engine import Side
 from app.rooms import service as rooms
 from app.rooms.pdn import export_game
 from app.rooms.router import GameNumber, RoomId, pdn_answer
 from app.rooms.runtime import RuntimeDep
 from app.rooms.schemas import ErrorOut, FromPosition, MoveForms, SeatGrant
 from app.rooms.view import grant_view, move_forms, share_url
+from checkers_engine import Side
+from checkers_engine.ai import Level
 
 from . import review, service
 from .review import (

@@ -15,11 +15,9 @@ import logging
 from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
-from app.ai import Level
 from app.core.context import Context
 from app.core.db import read_transaction
 from app.core.logging import log_fields
-from app.engine import Side
 from app.rooms import errors
 from app.rooms import service as rooms
 from app.rooms.models import (
@@ -37,6 +35,8 @@ from app.rooms.models import (
 from app.rooms.policy import pending_offer
 from app.rooms.seats import COMPUTER
 from app.rooms.state import GameState
+from checkers_engine import Side
+from checkers_engine.ai import Level
 
 from .worker import Task, TaskKind, task_for
 

@@ -25,9 +25,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from app.ai import Level
 from app.core.db import Base, EnumValue, UTCDateTime
-from app.engine import Side, Termination
+from checkers_engine import Side, Termination
+from checkers_engine.ai import Level
 
 RoomStatusName = Literal["waiting", "playing", "finished", "expired"]
 GameStatusName = Literal["waiting", "playing", "finished"]

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from app.ai import Level
-from app.engine import Side
+from checkers_engine import Side
+from checkers_engine.ai import Level
 
 MAX_LENGTH = 24
 _REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}

@@ -16,9 +16,9 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from app.core.context import Context
-from app.engine import Side
-from app.engine.notation import format_path
 from app.i18n import DEFAULT, Translator, translator
+from checkers_engine import Side
+from checkers_engine.notation import format_path
 
 from . import policy, texts
 from .models import (

@@ -29,7 +29,7 @@ from app.core.deps import (
 from app.core.ids import id_path
 from app.core.openapi import refusals
 from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
-from app.engine import RULE_SETS, Board, EngineError
+from checkers_engine import RULE_SETS, Board, EngineError
 
 from . import errors, planning, service, subscriptions
 from .events import MAX_VERSION, SSE_EVENT_EXAMPLE, SSE_EVENT_SCHEMA

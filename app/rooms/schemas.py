@@ -15,9 +15,9 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from app.ai import Level
 from app.core.errors import Error
-from app.engine import RULE_SETS, Side
+from checkers_engine import RULE_SETS, Side
+from checkers_engine.ai import Level
 
 from .models import (
     DeclineReason,

@@ -21,11 +21,10 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
-from app.ai import Level
 from app.core.context import Context
 from app.core.db import read_transaction
 from app.core.logging import log_fields
-from app.engine import (
+from checkers_engine import (
     RULE_SETS,
     AmbiguousMoveError,
     Board,
@@ -34,8 +33,9 @@ from app.engine import (
     Side,
     notation,
 )
-from app.engine import Move as BoardMove
-from app.engine.notation import format_move, format_path
+from checkers_engine import Move as BoardMove
+from checkers_engine.ai import Level
+from checkers_engine.notation import format_move, format_path
 
 from . import conditionals, errors, outbox, policy
 from .events import append_event

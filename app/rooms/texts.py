@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from app.engine import RULE_SETS, Side
 from app.i18n import N_, Translator
+from checkers_engine import RULE_SETS, Side
 
 from .models import DeclineReason, Ending, Game, GameStatus, OfferKind
 

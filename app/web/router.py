@@ -21,14 +21,12 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
-from app.ai import Level
 from app.computer import service as computer
 from app.computer.router import ComputerGameIn
 from app.core.context import Context
 from app.core.deps import BaseUrlDep, ContextDep, SessionDep
 from app.core.ids import is_id
 from app.core.responses import ModelResponse, no_store
-from app.engine import RULE_SETS
 from app.i18n import COOKIE as LANGUAGE_COOKIE
 from app.i18n import DEFAULT_RULE_SET, LANGUAGES, page_catalog
 from app.i18n.context import current
@@ -44,6 +42,8 @@ from app.rooms.service import Granted
 from app.rooms.state import GameState
 from app.rooms.texts import LEVEL_DIFFICULTY
 from app.rooms.view import build_view, rule_set_out
+from checkers_engine import RULE_SETS
+from checkers_engine.ai import Level
 
 from .security import (
     SEAT_COOKIE,

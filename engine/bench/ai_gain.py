@@ -60,9 +60,9 @@ from ai_ladder import (  # bench/ is the script's own directory
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.ai import Level, choose_move, egdb  # noqa: E402
-from app.build import build_info  # noqa: E402
-from app.engine import RULE_SETS, Board, Move, Side  # noqa: E402
+from checkers_engine import RULE_SETS, Board, Move, Side  # noqa: E402
+from checkers_engine.ai import Level, choose_move, egdb  # noqa: E402
+from checkers_engine.build import build_info  # noqa: E402
 
 BASELINE = "executive-before-17"
 BASELINE_COMMIT = "bce1e08"  # the same commit, for a clone without the tag
@@ -73,8 +73,8 @@ CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "checke
 # answer a line ([start, end, [captured...]]).
 DRIVER = """
 import inspect, json, sys
-from app.ai import choose_move
-from app.engine import Board
+from checkers_engine.ai import choose_move
+from checkers_engine import Board
 
 per_game = "game" in inspect.signature(choose_move).parameters  # a table kept per game
 

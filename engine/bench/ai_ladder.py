@@ -30,11 +30,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.ai import Level, Searcher, choose_move, egdb  # noqa: E402
-from app.ai.players import to_move  # noqa: E402
-from app.ai.search import State  # noqa: E402
-from app.engine import RULE_SETS, Board, EngineError, Move, Side  # noqa: E402
-from app.engine.movegen import RawMove  # noqa: E402
+from checkers_engine import RULE_SETS, Board, EngineError, Move, Side  # noqa: E402
+from checkers_engine.ai import Level, Searcher, choose_move, egdb  # noqa: E402
+from checkers_engine.ai.players import to_move  # noqa: E402
+from checkers_engine.ai.search import State  # noqa: E402
+from checkers_engine.movegen import RawMove  # noqa: E402
 
 BALLOTS = ROOT / "data" / "english-3move-ballots.txt"
 PYDRAUGHTS = "py-draughts"

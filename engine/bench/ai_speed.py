@@ -67,9 +67,9 @@ POSITIONS: dict[str, list[tuple[str, str | None]]] = {
 def serve(nodes: int | None, seconds: float | None) -> None:
     """In this process's build: search each position named on a line of standard input
     (``rule set<TAB>position``), answering with one JSON line each."""
-    from app.ai import Searcher
-    from app.build import build_info
-    from app.engine import Board
+    from checkers_engine import Board
+    from checkers_engine.ai import Searcher
+    from checkers_engine.build import build_info
 
     print(json.dumps({"build": build_info()}), flush=True)
     for line in sys.stdin:

@@ -32,11 +32,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.ai import egdb  # noqa: E402
-from app.ai.players import game_history, to_move  # noqa: E402
-from app.ai.search import Searcher  # noqa: E402
-from app.engine import RULE_SETS, Board  # noqa: E402
-from app.engine.squares import BIT_SQUARE, SQUARE_BIT  # noqa: E402
+from checkers_engine import RULE_SETS, Board  # noqa: E402
+from checkers_engine.ai import egdb  # noqa: E402
+from checkers_engine.ai.players import game_history, to_move  # noqa: E402
+from checkers_engine.ai.search import Searcher  # noqa: E402
+from checkers_engine.squares import BIT_SQUARE, SQUARE_BIT  # noqa: E402
 
 THREE_AGAINST_TWO = [
     "W:WK22,K23,K24:BK31,K32",

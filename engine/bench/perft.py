@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.engine import RULE_SETS, Board, perft
+from checkers_engine import RULE_SETS, Board, perft
 
 #: Published start-position counts used as a correctness guard (Aart Bik's tables).
 ENGLISH_PERFT = {7: 179_740, 8: 845_931, 9: 3_963_680}
@@ -120,7 +120,7 @@ BUILD_COUNTS: list[tuple[str, str | None, int]] = [
 
 def measure_counts() -> None:
     """In this process's build: each of BUILD_COUNTS as a JSON line (leaves, CPU seconds)."""
-    from app.build import build_info
+    from checkers_engine.build import build_info
 
     print(json.dumps({"build": build_info()}), flush=True)
     for key, fen, depth in BUILD_COUNTS:
@@ -194,7 +194,7 @@ def main() -> int:
     if args.builds and not compare_builds():
         return 1
 
-    from app.build import build_info
+    from checkers_engine.build import build_info
 
     print(f"This process runs the {build_info()} build.")
 

@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.ai.book import build  # noqa: E402
-from app.engine import RULE_SETS, Board  # noqa: E402
+from checkers_engine import RULE_SETS, Board  # noqa: E402
+from checkers_engine.ai.book import build  # noqa: E402
 
 DATA = ROOT / "data"
 BALLOTS = DATA / "english-3move-ballots.txt"

@@ -1,4 +1,4 @@
-"""Fit a rule set's pattern table (``app.ai.patterns``) by logistic regression on game positions.
+"""Fit a rule set's pattern table (``checkers_engine.ai.patterns``) by logistic regression on game positions.
 
 The table is fitted on top of the rule set's row of weights, which stays as it is: the
 model is P(side to move wins) = sigmoid(K * (evaluation + patterns) / 100), K fitted on
@@ -52,12 +52,12 @@ from tune import (  # noqa: E402
     tinsley_samples,
 )
 
-from app.ai.egdb import KNOWN_WIN  # noqa: E402
-from app.ai.evaluation import evaluate  # noqa: E402
-from app.ai.patterns import SIZE, encode, pattern_indices, to_json  # noqa: E402
-from app.ai.search import weights_for  # noqa: E402
-from app.ai.weights import Weights  # noqa: E402
-from app.engine import RULE_SETS  # noqa: E402
+from checkers_engine import RULE_SETS  # noqa: E402
+from checkers_engine.ai.egdb import KNOWN_WIN  # noqa: E402
+from checkers_engine.ai.evaluation import evaluate  # noqa: E402
+from checkers_engine.ai.patterns import SIZE, encode, pattern_indices, to_json  # noqa: E402
+from checkers_engine.ai.search import weights_for  # noqa: E402
+from checkers_engine.ai.weights import Weights  # noqa: E402
 
 TABLES = ROOT / "app" / "ai" / "pattern_tables"
 

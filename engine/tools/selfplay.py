@@ -34,11 +34,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from ai_ladder import adjudicate, push_ballot_move, read_ballots, ruled  # noqa: E402
 
-from app.ai import egdb  # noqa: E402
-from app.ai.players import game_history, to_move  # noqa: E402
-from app.ai.search import MATE_BOUND, Searcher, TranspositionTable  # noqa: E402
-from app.engine import KING_PLIES_DRAW, RULE_SETS, Board  # noqa: E402
-from app.engine.movegen import has_capture  # noqa: E402
+from checkers_engine import KING_PLIES_DRAW, RULE_SETS, Board  # noqa: E402
+from checkers_engine.ai import egdb  # noqa: E402
+from checkers_engine.ai.players import game_history, to_move  # noqa: E402
+from checkers_engine.ai.search import MATE_BOUND, Searcher, TranspositionTable  # noqa: E402
+from checkers_engine.movegen import has_capture  # noqa: E402
 
 MAX_PLIES = 240
 EXPLORE_MARGIN = 40

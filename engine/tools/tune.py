@@ -8,12 +8,12 @@ family also every quiet position of the recorded English games in
 labelled with Tinsley's results; and with ``--records FILE`` every quiet position of a
 match recorded by ``bench/ai_gain.py --record`` (two Executives at its time a move), in
 the family of its rule set. One row of weights is fitted per family
-(``app.ai.weights.FAMILIES``): short kings (English and Italian games), Russian, and the
+(``checkers_engine.ai.weights.FAMILIES``): short kings (English and Italian games), Russian, and the
 other flying kings (Brazilian, Spanish and Thai).
 
 The model: P(side to move wins) = sigmoid(K * evaluation / 100), a draw counting as one
 half (cross-entropy with soft labels). K is fitted first on today's weights and then held,
-so a man stays worth 100; the weights (``app.ai.weights.PARAMETERS``) are then fitted by
+so a man stays worth 100; the weights (``checkers_engine.ai.weights.PARAMETERS``) are then fitted by
 Newton's method with an L2 pull towards today's values (``--prior``), which keeps a small
 sample from inventing large terms. A recorded match's result says as much about which
 Executive played a side as about the position, so its positions add one more term, +1 for
@@ -46,14 +46,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.ai import tuned  # noqa: E402
-from app.ai.evaluation import evaluate, features  # noqa: E402
-from app.ai.players import game_history, to_move  # noqa: E402
-from app.ai.search import Searcher  # noqa: E402
-from app.ai.weights import FAMILIES, PARAMETERS, Weights, from_vector, to_vector  # noqa: E402
-from app.engine import KING_PLIES_DRAW, RULE_SETS, Board, Side  # noqa: E402
-from app.engine.movegen import has_capture  # noqa: E402
-from app.engine.pdn import read_games, replay  # noqa: E402
+from checkers_engine import KING_PLIES_DRAW, RULE_SETS, Board, Side  # noqa: E402
+from checkers_engine.ai import tuned  # noqa: E402
+from checkers_engine.ai.evaluation import evaluate, features  # noqa: E402
+from checkers_engine.ai.players import game_history, to_move  # noqa: E402
+from checkers_engine.ai.search import Searcher  # noqa: E402
+from checkers_engine.ai.weights import FAMILIES, PARAMETERS, Weights, from_vector, to_vector  # noqa: E402
+from checkers_engine.movegen import has_capture  # noqa: E402
+from checkers_engine.pdn import read_games, replay  # noqa: E402
 
 DATA = ROOT / "data"
 TINSLEY = DATA / "tinsley.pdn"
@@ -384,7 +384,7 @@ def write_module(rows_by_family: dict[str, Weights], note: str) -> None:
         "",
         "from __future__ import annotations",
         "",
-        "from app.ai.weights import Weights",
+        "from checkers_engine.ai.weights import Weights",
     ]
     for family, w in rows_by_family.items():
         lines += ["", f"{family.upper()} = Weights("]
@@ -398,7 +398,7 @@ def write_module(rows_by_family: dict[str, Weights], note: str) -> None:
                 lines.append(f"    {field}={value},")
         lines.append(")")
     lines += ["", "ROWS = {", *(f'    "{f}": {f.upper()},' for f in rows_by_family), "}"]
-    lines.append('"""The row of each family of ``app.ai.weights.FAMILIES``."""')
+    lines.append('"""The row of each family of ``checkers_engine.ai.weights.FAMILIES``."""')
     path.write_text("\n".join(lines) + "\n")
     print(f"wrote {path.relative_to(ROOT)}")
 

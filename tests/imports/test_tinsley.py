@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 
 from app.core.db import Base, Database
 from app.core.settings import Settings
-from app.engine import pdn
 from app.main import create_app
+from checkers_engine import pdn
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"

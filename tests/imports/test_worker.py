@@ -18,8 +18,8 @@ from sqlalchemy import text
 from app.core.db import Database
 from app.core.ratelimit import is_limited
 from app.core.settings import Settings
-from app.engine import pdn
 from app.imports.runner import ImportBusy, ImportQuota, ImportRunner
+from checkers_engine import pdn
 
 TINSLEY = Path(__file__).resolve().parents[2] / "data" / "tinsley.pdn"
 KINGS = '[FEN "B:WK32:BK1"]\n'

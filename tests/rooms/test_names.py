@@ -8,8 +8,8 @@ import unicodedata
 import httpx
 import pytest
 
-from app.ai import Level
 from app.rooms.names import InvalidName, clean_name
+from checkers_engine.ai import Level
 from tests.rooms.conftest import Api, Room
 
 FLAG_OF_SCOTLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"

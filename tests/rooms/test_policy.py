@@ -6,9 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.ai import Level
 from app.core.settings import Settings
-from app.engine import Side
 from app.rooms import errors, policy
 from app.rooms.models import (
     Ending,
@@ -23,6 +21,8 @@ from app.rooms.models import (
     SeatRole,
 )
 from app.rooms.policy import Deadline
+from checkers_engine import Side
+from checkers_engine.ai import Level
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)

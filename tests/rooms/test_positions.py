@@ -15,15 +15,15 @@ from typing import Any
 
 import pytest
 
-from app.ai import Level
 from app.computer import service as computer
 from app.computer.worker import board_of
 from app.core.clock import ManualClock
 from app.core.context import Context
 from app.core.db import Database
 from app.core.settings import Settings
-from app.engine import pdn
 from app.rooms import service
+from checkers_engine import pdn
+from checkers_engine.ai import Level
 
 from .conftest import Api, Room
 

@@ -39,16 +39,16 @@ COMPILED = "compiled (mypyc)"
 PURE = "pure Python"
 
 COMPILED_MODULES: tuple[str, ...] = (
-    "app.engine.squares",
-    "app.engine.rulesets",
-    "app.engine.movegen",
-    "app.engine.perft",
-    "app.ai.geometry",
-    "app.ai.weights",
-    "app.ai.patterns",
-    "app.ai.evaluation",
-    "app.ai.search",
-    "app.ai.egdb",
+    "checkers_engine.squares",
+    "checkers_engine.rulesets",
+    "checkers_engine.movegen",
+    "checkers_engine.perft",
+    "checkers_engine.ai.geometry",
+    "checkers_engine.ai.weights",
+    "checkers_engine.ai.patterns",
+    "checkers_engine.ai.evaluation",
+    "checkers_engine.ai.search",
+    "checkers_engine.ai.egdb",
 )
 """The hot modules: move generation, perft, evaluation, search and the endgame tables'
 solver and probe."""
@@ -66,7 +66,7 @@ def pure_requested() -> bool:
 
 
 def source_path(module: str, package_dir: Path = _PACKAGE_DIR) -> Path:
-    """The ``.py`` file of a module of this package (``app.ai.search`` -> ``ai/search.py``)."""
+    """The ``.py`` file of a module of this package (``checkers_engine.ai.search`` -> ``ai/search.py``)."""
     return package_dir.joinpath(*module.split(".")[1:]).with_suffix(".py")
 
 

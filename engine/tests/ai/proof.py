@@ -7,7 +7,7 @@ checked by the rules alone rather than by the search under test.
 
 from __future__ import annotations
 
-from app.engine import Board
+from checkers_engine import Board
 
 
 def forced_win(board: Board, plies: int) -> bool:

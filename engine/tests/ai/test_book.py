@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from app.ai import Searcher, book, choose_move
-from app.engine import RULE_SETS, Board
+from checkers_engine import RULE_SETS, Board
+from checkers_engine.ai import Searcher, book, choose_move
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"

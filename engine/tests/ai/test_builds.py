@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app import build
+from checkers_engine import build
 
 ROOT = Path(__file__).resolve().parents[2]
 # Each build runs in a process of its own, whichever this one is.
@@ -28,9 +28,9 @@ POSITIONS = [
 
 PROBE = """
 import json, sys
-from app.ai import Searcher
-from app.build import build_info
-from app.engine import Board
+from checkers_engine.ai import Searcher
+from checkers_engine.build import build_info
+from checkers_engine import Board
 out = {"build": build_info(), "results": []}
 for rule_set, fen, depth in json.loads(sys.argv[1]):
     board = Board(rule_set, fen=fen)

@@ -33,12 +33,12 @@ from pathlib import Path
 
 import pytest
 
-from app.ai import egdb, players
-from app.ai.egdb import LOSS, MAX_HORIZON, Tables, best_move
-from app.ai.players import game_history, to_move
-from app.ai.search import Searcher
-from app.engine import Board, Side, get_rule_set
-from app.engine.squares import PROMOTION_MASK, SQUARE_BIT
+from checkers_engine import Board, Side, get_rule_set
+from checkers_engine.ai import egdb, players
+from checkers_engine.ai.egdb import LOSS, MAX_HORIZON, Tables, best_move
+from checkers_engine.ai.players import game_history, to_move
+from checkers_engine.ai.search import Searcher
+from checkers_engine.squares import PROMOTION_MASK, SQUARE_BIT
 
 # -- building --------------------------------------------------------------------------
 
@@ -234,7 +234,7 @@ def russian_3k1k() -> Tables:
 
 
 def _algebraic(fen_squares: str) -> str:
-    from app.engine import parse_square
+    from checkers_engine import parse_square
 
     return ",".join(f"K{parse_square(s)}" for s in fen_squares.split(","))
 

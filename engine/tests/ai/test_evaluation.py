@@ -8,13 +8,20 @@ from dataclasses import replace
 
 import pytest
 
-from app.ai.evaluation import evaluate, features
-from app.ai.patterns import SIZE, encode, table_for
-from app.ai.search import weights_for
-from app.ai.tuned import ROWS
-from app.ai.weights import FAMILIES, MEN_SQUARES, PARAMETERS, Weights, from_vector, to_vector
-from app.engine import RULE_SETS, Board
-from app.engine.movegen import quiet_moves
+from checkers_engine import RULE_SETS, Board
+from checkers_engine.ai.evaluation import evaluate, features
+from checkers_engine.ai.patterns import SIZE, encode, table_for
+from checkers_engine.ai.search import weights_for
+from checkers_engine.ai.tuned import ROWS
+from checkers_engine.ai.weights import (
+    FAMILIES,
+    MEN_SQUARES,
+    PARAMETERS,
+    Weights,
+    from_vector,
+    to_vector,
+)
+from checkers_engine.movegen import quiet_moves
 
 
 def random_boards(rule_set: str, count: int, seed: int) -> list[Board]:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-import app.ai
-from app.ai import (
+import checkers_engine.ai
+from checkers_engine import RULE_SETS, Board, Side
+from checkers_engine.ai import (
     CLEARLY_AHEAD,
     Level,
     NoMoveError,
@@ -19,8 +20,7 @@ from app.ai import (
     evaluate_for_draw_offer,
     parse_level,
 )
-from app.ai.search import MATE_BOUND
-from app.engine import RULE_SETS, Board, Side
+from checkers_engine.ai.search import MATE_BOUND
 
 LEVELS = [level.value for level in Level]
 
@@ -133,7 +133,7 @@ def test_draw_offers() -> None:
 
 
 def test_the_package_imports_only_the_engine() -> None:
-    package = Path(app.ai.__file__).parent
+    package = Path(checkers_engine.ai.__file__).parent
     for path in package.glob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
@@ -144,7 +144,7 @@ def test_the_package_imports_only_the_engine() -> None:
                 names = [node.module]
             for name in names:
                 if name.startswith("app"):
-                    assert name.startswith(("app.engine", "app.ai")), (path.name, name)
+                    assert name.startswith(("checkers_engine", "checkers_engine.ai")), (path.name, name)
                 else:
                     assert name.split(".")[0] in STDLIB, (path.name, name)
 

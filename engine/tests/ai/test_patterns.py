@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from app.ai.evaluation import evaluate
-from app.ai.patterns import (
+from checkers_engine import RULE_SETS, Board
+from checkers_engine.ai.evaluation import evaluate
+from checkers_engine.ai.patterns import (
     PAIR_STATES,
     SIZE,
     decode,
@@ -25,11 +26,10 @@ from app.ai.patterns import (
     table_for,
     to_json,
 )
-from app.ai.search import weights_for
-from app.ai.weights import MAN
-from app.engine import RULE_SETS, Board
-from app.engine.movegen import has_capture
-from app.engine.squares import squares_to_bits
+from checkers_engine.ai.search import weights_for
+from checkers_engine.ai.weights import MAN
+from checkers_engine.movegen import has_capture
+from checkers_engine.squares import squares_to_bits
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.append(str(BENCH))  # after the packages: its scripts shadow none of them

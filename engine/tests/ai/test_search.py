@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.ai import Searcher
-from app.ai.search import MATE_BOUND, WIN, weights_for
-from app.engine import Board
-from app.engine.movegen import apply, generate
 from tests.ai.test_tactics import CASES
+
+from checkers_engine import Board
+from checkers_engine.ai import Searcher
+from checkers_engine.ai.search import MATE_BOUND, WIN, weights_for
+from checkers_engine.movegen import apply, generate
 
 # Drums: kings on e3 and d4, a man on g3; tires: a man on a7 (far from everything).
 # Drums are two kings and a man up: every move scores well above a draw.

@@ -13,9 +13,9 @@ sys.path.append(str(BENCH))  # after the packages: its scripts shadow none of th
 
 import selfplay  # noqa: E402
 
-from app.ai.search import MATE_BOUND  # noqa: E402
-from app.engine import Board, Side  # noqa: E402
-from app.engine.movegen import has_capture  # noqa: E402
+from checkers_engine import Board, Side  # noqa: E402
+from checkers_engine.ai.search import MATE_BOUND  # noqa: E402
+from checkers_engine.movegen import has_capture  # noqa: E402
 
 
 def test_a_game_is_its_moves_its_quiet_positions_and_its_result() -> None:

@@ -7,10 +7,11 @@ import time
 
 import pytest
 
-from app.ai import PROFILES, Level, Searcher, analyse, choose_move
-from app.ai import players as players_module
-from app.ai.players import GAME_TABLES, game_table
-from app.ai.search import (
+from checkers_engine import Board
+from checkers_engine.ai import PROFILES, Level, Searcher, analyse, choose_move
+from checkers_engine.ai import players as players_module
+from checkers_engine.ai.players import GAME_TABLES, game_table
+from checkers_engine.ai.search import (
     EASY_FROM,
     EASY_MARGIN,
     MATE_BOUND,
@@ -21,8 +22,7 @@ from app.ai.search import (
     SearchResult,
     TranspositionTable,
 )
-from app.engine import Board
-from app.engine.movegen import generate
+from checkers_engine.movegen import generate
 
 EXACT, LOWER, UPPER = 0, 1, 2
 

@@ -15,11 +15,11 @@ sys.path.append(str(BENCH))  # after the packages: its scripts shadow none of th
 
 import tune  # noqa: E402
 
-from app.ai.evaluation import evaluate  # noqa: E402
-from app.ai.tuned import ROWS  # noqa: E402
-from app.ai.weights import to_vector  # noqa: E402
-from app.engine import Board  # noqa: E402
-from app.engine.movegen import has_capture  # noqa: E402
+from checkers_engine import Board  # noqa: E402
+from checkers_engine.ai.evaluation import evaluate  # noqa: E402
+from checkers_engine.ai.tuned import ROWS  # noqa: E402
+from checkers_engine.ai.weights import to_vector  # noqa: E402
+from checkers_engine.movegen import has_capture  # noqa: E402
 
 # The start of a Russian game, with exchanges (positions with a capture pending are not quiet).
 MOVES = ["11-15", "22-18", "15x22", "25x18", "12-16", "18-14", "9x18", "23x14", "10x17", "21x14"]

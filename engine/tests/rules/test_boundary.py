@@ -12,8 +12,8 @@ FORBIDDEN = ("fastapi", "sqlalchemy", "pydantic", "pydantic_core", "starlette", 
 
 PROBE = """
 import json, sys
-import app.engine
-board = app.engine.Board("russian")
+import checkers_engine
+board = checkers_engine.Board("russian")
 board.push(board.legal_moves[0])
 print(json.dumps(sorted(sys.modules)))
 """
@@ -29,12 +29,12 @@ def test_engine_imports_no_web_database_or_ai_module() -> None:
         timeout=60,
     )
     modules = json.loads(result.stdout)
-    assert "app.engine" in modules
+    assert "checkers_engine" in modules
     assert [m for m in modules if m.split(".")[0] in FORBIDDEN] == []
-    # Nothing else of the application either (no app.ai, app.rooms, app.core, ...), but
-    # the package's choice of build (app.build, standard library only) and the compiled
+    # Nothing else of the application either (no checkers_engine.ai, app.rooms, app.core, ...), but
+    # the package's choice of build (checkers_engine.build, standard library only) and the compiled
     # build's shared library, which holds the engine's compiled modules.
     app_modules = [
-        m for m in modules if m.startswith("app.") and m not in ("app.build", "app.compiled__mypyc")
+        m for m in modules if m.startswith("app.") and m not in ("checkers_engine.build", "app.compiled__mypyc")
     ]
-    assert [m for m in app_modules if not m.startswith("app.engine")] == []
+    assert [m for m in app_modules if not m.startswith("checkers_engine")] == []

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from app import build
+from checkers_engine import build
 
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import json
-from app import build
+from checkers_engine import build
 info = build.build_info()
 import importlib
 files = {m: importlib.import_module(m).__file__ for m in build.COMPILED_MODULES}
@@ -86,5 +86,5 @@ def test_an_edited_source_makes_its_compiled_module_stale(tmp_path: Path) -> Non
     assert build.stale_modules(package) == list(build.COMPILED_MODULES)  # no manifest
     (package / build.SOURCES_MANIFEST).write_text(build.manifest_text(package))
     assert build.stale_modules(package) == []
-    build.source_path("app.ai.search", package).write_text("# edited\n")
-    assert build.stale_modules(package) == ["app.ai.search"]
+    build.source_path("checkers_engine.ai.search", package).write_text("# edited\n")
+    assert build.stale_modules(package) == ["checkers_engine.ai.search"]

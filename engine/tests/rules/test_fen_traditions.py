@@ -6,8 +6,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from app.engine import RULE_SETS, Board, InvalidFenError, Position, Side, fen
-from app.engine.messages import TEXTS
+from checkers_engine import RULE_SETS, Board, InvalidFenError, Position, Side, fen
+from checkers_engine.messages import TEXTS
 
 ALL = tuple(RULE_SETS)
 START_FENS = {

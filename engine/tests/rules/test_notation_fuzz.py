@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine import RULE_SETS, Board, EngineError, fen, notation, pdn
+from checkers_engine import RULE_SETS, Board, EngineError, fen, notation, pdn
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 rule_sets = st.sampled_from(sorted(RULE_SETS))

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.engine import RULE_SETS, Board, Side, Termination, fen, notation, pdn
-from app.engine.pdn import GameRecord, PdnError, read_games, replay, write_game
+from checkers_engine import RULE_SETS, Board, Side, Termination, fen, notation, pdn
+from checkers_engine.pdn import GameRecord, PdnError, read_games, replay, write_game
 
 ALL = tuple(RULE_SETS)
 

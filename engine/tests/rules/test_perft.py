@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import pytest
 
-from app.engine import Board, perft
+from checkers_engine import Board, perft
 
 DATA = Path(__file__).parent / "data"
 RULE_SET_KEYS = ("english", "brazilian", "russian", "spanish", "italian", "thai")

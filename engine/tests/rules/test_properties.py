@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine import RULE_SETS, Board, Move, Side
+from checkers_engine import RULE_SETS, Board, Move, Side
 
 ALL = tuple(RULE_SETS)
 PLIES = 80

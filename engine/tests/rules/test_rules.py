@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine import (
+from checkers_engine import (
     RULE_SETS,
     AmbiguousMoveError,
     Board,

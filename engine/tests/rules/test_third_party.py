@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from app.engine import Board, Colour, Move, Side, Termination, fen, notation
-from app.engine.pdn import GameRecord, read_games, write_game
+from checkers_engine import Board, Colour, Move, Side, Termination, fen, notation
+from checkers_engine.pdn import GameRecord, read_games, write_game
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).with_name("tools") / "pydraughts_replay.py"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from app.engine import Side, Termination
-from app.engine.pdn import ReplayReport, read_games, replay
+from checkers_engine import Side, Termination
+from checkers_engine.pdn import ReplayReport, read_games, replay
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"

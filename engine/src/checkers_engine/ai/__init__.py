@@ -3,7 +3,7 @@
 This package imports the rules engine and the standard library only.
 """
 
-from app.ai.players import (
+from checkers_engine.ai.players import (
     CLEARLY_AHEAD,
     DEFAULT_TIME_LIMIT,
     PROFILES,
@@ -16,7 +16,7 @@ from app.ai.players import (
     parse_level,
     review_position,
 )
-from app.ai.search import Searcher, SearchResult
+from checkers_engine.ai.search import Searcher, SearchResult
 
 __all__ = [
     "CLEARLY_AHEAD",

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from app.ai.search import MATE_BOUND, Searcher
-from app.engine import RULE_SETS, Board, Move
+from checkers_engine import RULE_SETS, Board, Move
+from checkers_engine.ai.search import MATE_BOUND, Searcher
 
 MARGIN = 10
 """Moves within this many hundredths of a man of the book's best are played at random."""
@@ -70,7 +70,7 @@ class Book:
 @cache
 def load(rule_set: str) -> Book:
     """The packaged book of a rule set (an empty book when none is shipped)."""
-    path = resources.files("app.ai").joinpath("books", f"{rule_set}.json")
+    path = resources.files("checkers_engine.ai").joinpath("books", f"{rule_set}.json")
     if not path.is_file():
         return Book(rule_set)
     return Book.from_json(path.read_text(encoding="utf-8"))
@@ -109,7 +109,7 @@ def search_position(rule_set: str, fen: str, nodes: int) -> Searched:
     extension), ``nodes`` nodes with a fresh table, so a position's result is the same
     whatever was searched before it or beside it: its moves within ``KEEP`` of the best
     with their scores, and the position each leads to (both empty for a decided game)."""
-    from app.ai.players import to_move  # players uses this module: import at call time
+    from checkers_engine.ai.players import to_move  # players uses this module: import at call time
 
     rules = RULE_SETS[rule_set]
     board = Board(rules, fen=fen)

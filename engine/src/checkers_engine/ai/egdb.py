@@ -21,7 +21,7 @@ advancement, so within a pair of slices (the side to move and its mirror) the po
 one set of men's squares are solved from the most advanced down. Inside such a set only
 plain king moves link positions, and a breadth-first retrograde pass, capped at 20, gives
 the exact distances. Moves forward always come from the engine's own generator
-(``app.engine.movegen``); only the king's step back is generated here, and a predecessor
+(``checkers_engine.movegen``); only the king's step back is generated here, and a predecessor
 counts only when its mover had no capture (captures are compulsory).
 
 Indexing. A slice's positions are numbered by the combination rank of each group's squares
@@ -49,9 +49,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.engine.board import KING_PLIES_DRAW, Board
-from app.engine.fen import write_fen
-from app.engine.movegen import (
+from checkers_engine.board import KING_PLIES_DRAW, Board
+from checkers_engine.fen import write_fen
+from checkers_engine.movegen import (
     RawMove,
     apply,
     capture_sequences,
@@ -59,8 +59,8 @@ from app.engine.movegen import (
     generate,
     quiet_moves,
 )
-from app.engine.rulesets import RuleSet, get_rule_set
-from app.engine.squares import (
+from checkers_engine.rulesets import RuleSet, get_rule_set
+from checkers_engine.squares import (
     NUM_BITS,
     PROMOTION_MASK,
     RAY,

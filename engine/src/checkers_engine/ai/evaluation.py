@@ -1,6 +1,6 @@
 """Static evaluation, in hundredths of a man, from the point of view of the side to move.
 
-One function serves every rule set, with its row of weights (``app.ai.weights.FAMILIES``):
+One function serves every rule set, with its row of weights (``checkers_engine.ai.weights.FAMILIES``):
 short kings (english, italian), Russian, and the other flying kings (brazilian, spanish,
 thai); with flying kings a king is worth far more and the long diagonals decide endings.
 The terms: material (with a bonus for trading down when ahead), back-rank guard and
@@ -8,9 +8,9 @@ formations (bridge, triangle), dog-holes, centre, advancement by rank (tempo), t
 squares in the middle game, runaway men, mobility, king activity and, in endings, the
 opposition, driving the weaker side and recognising the usual draws.
 
-The weights are fitted by ``bench/tune.py`` (``app.ai.tuned``); ``features`` splits a
+The weights are fitted by ``bench/tune.py`` (``checkers_engine.ai.tuned``); ``features`` splits a
 score into the fitted terms, so the fit works on exactly what ``evaluate`` computes. A rule
-set with a pattern table (``app.ai.patterns``; English) adds the fitted values of its men's
+set with a pattern table (``checkers_engine.ai.patterns``; English) adds the fitted values of its men's
 formations on every two neighbouring rows, fitted on top of the row.
 """
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from app.ai.geometry import (
+from checkers_engine.ai.geometry import (
     CENTRE,
     CONE,
     DIST,
@@ -30,9 +30,9 @@ from app.ai.geometry import (
     MAIN_DIAGONAL,
     RANK,
 )
-from app.ai.patterns import pattern_score
-from app.ai.weights import MAN, MEN_SQUARES, PARAMETERS, Weights
-from app.engine.squares import BIT_SQUARE, popcount, squares_to_bits
+from checkers_engine.ai.patterns import pattern_score
+from checkers_engine.ai.weights import MAN, MEN_SQUARES, PARAMETERS, Weights
+from checkers_engine.squares import BIT_SQUARE, popcount, squares_to_bits
 
 WIN: Final = 1_000_000
 """Score of a won position (minus the plies to the win)."""

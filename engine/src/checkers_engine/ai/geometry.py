@@ -1,6 +1,6 @@
 """Board geometry as masks in the engine's bit layout, for the evaluation.
 
-The engine's low-level layer (``app.engine.squares``) puts square ``s`` on bit
+The engine's low-level layer (``checkers_engine.squares``) puts square ``s`` on bit
 ``SQUARE_BIT[s]`` of a 36-bit integer so that every diagonal step is one shift: +5 and +4
 towards the tires' side (the drums' forward), -4 and -5 towards the drums' side. Tables
 here are indexed by bit, so the evaluation never converts to square numbers.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from app.engine.squares import BIT_SQUARE, FULL, SQUARE_BIT, squares_to_bits
+from checkers_engine.squares import BIT_SQUARE, FULL, SQUARE_BIT, squares_to_bits
 
 SQUARES = range(1, 33)
 BITS: Final = tuple(SQUARE_BIT[s] for s in SQUARES)

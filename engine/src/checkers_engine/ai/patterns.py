@@ -29,7 +29,7 @@ PAIRS: Final = 7
 SIZE: Final = PAIRS * PAIR_STATES
 """Entries of a table: one block of ``PAIR_STATES`` per pair of rows (0-1 up to 6-7)."""
 
-#: The bit of a row's first square, by rank 0-7 (``app.engine.squares``' layout: a row's
+#: The bit of a row's first square, by rank 0-7 (``checkers_engine.squares``' layout: a row's
 #: four squares are four neighbouring bits).
 ROW_SHIFT: Final[tuple[int, ...]] = (0, 5, 9, 14, 18, 23, 27, 32)
 
@@ -147,7 +147,7 @@ def from_json(text: str) -> bytes:
 @cache
 def table_for(rule_set: str) -> bytes:
     """The rule set's pattern table in play, or an empty one when it has none."""
-    path = resources.files("app.ai").joinpath("pattern_tables", f"{rule_set}.json")
+    path = resources.files("checkers_engine.ai").joinpath("pattern_tables", f"{rule_set}.json")
     if not path.is_file():
         return b""
     return from_json(path.read_text(encoding="utf-8"))

@@ -24,11 +24,11 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from enum import Enum
 
-from app.ai import book, egdb
-from app.ai.search import MATE_BOUND, Searcher, SearchResult, State, TranspositionTable
-from app.engine import Board, EngineError, Move, Side
-from app.engine.movegen import RawMove
-from app.engine.squares import BIT_SQUARE
+from checkers_engine import Board, EngineError, Move, Side
+from checkers_engine.ai import book, egdb
+from checkers_engine.ai.search import MATE_BOUND, Searcher, SearchResult, State, TranspositionTable
+from checkers_engine.movegen import RawMove
+from checkers_engine.squares import BIT_SQUARE
 
 DEFAULT_TIME_LIMIT = 2.0
 """Executive's thinking time per move, in seconds."""

@@ -17,7 +17,7 @@ or in the game since its last man move or capture scores as a draw, and so does 
 twentieth plain king ply in a row; near that limit the static score fades towards a draw,
 so the side that is ahead makes progress (a man move or a capture) instead of shuffling.
 
-Positions are the engine's ``(own, opp, kings, turn)`` tuples (``app.engine.movegen``).
+Positions are the engine's ``(own, opp, kings, turn)`` tuples (``checkers_engine.movegen``).
 The tuple is the position itself (pieces and side to move), so the transposition table
 and the repetition check key on it directly: exact, and cheaper in Python than updating
 a Zobrist key move by move.
@@ -37,16 +37,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from app.ai.egdb import KNOWN_WIN, Tables, best_move
-from app.ai.evaluation import WIN, Weights, evaluate
-from app.ai.geometry import CONE, RANK
-from app.ai.patterns import table_for
-from app.ai.tuned import ROWS
-from app.ai.weights import FAMILIES
-from app.engine.board import KING_PLIES_DRAW
-from app.engine.movegen import RawMove, apply, generate, has_capture
-from app.engine.rulesets import RuleSet
-from app.engine.squares import FULL, NUM_BITS, popcount
+from checkers_engine.ai.egdb import KNOWN_WIN, Tables, best_move
+from checkers_engine.ai.evaluation import WIN, Weights, evaluate
+from checkers_engine.ai.geometry import CONE, RANK
+from checkers_engine.ai.patterns import table_for
+from checkers_engine.ai.tuned import ROWS
+from checkers_engine.ai.weights import FAMILIES
+from checkers_engine.board import KING_PLIES_DRAW
+from checkers_engine.movegen import RawMove, apply, generate, has_capture
+from checkers_engine.rulesets import RuleSet
+from checkers_engine.squares import FULL, NUM_BITS, popcount
 
 State = tuple[int, int, int, int]
 

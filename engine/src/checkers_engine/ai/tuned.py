@@ -15,7 +15,7 @@ russian: fitted (--games 400 --depth 4 --nodes 4000 --seed 17 --prior 1e-06 --re
 
 from __future__ import annotations
 
-from app.ai.weights import Weights
+from checkers_engine.ai.weights import Weights
 
 SHORT = Weights(
     flying=False,
@@ -187,4 +187,4 @@ ROWS = {
     "flying": FLYING,
     "russian": RUSSIAN,
 }
-"""The row of each family of ``app.ai.weights.FAMILIES``."""
+"""The row of each family of ``checkers_engine.ai.weights.FAMILIES``."""
