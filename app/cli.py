@@ -282,9 +282,10 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from app import DISTRIBUTION
         from checkers_engine.build import describe
 
-        print(describe())
+        print(describe(DISTRIBUTION))
         parser.exit()
 
 

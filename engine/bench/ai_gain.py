@@ -57,7 +57,8 @@ from ai_ladder import (  # bench/ is the script's own directory
     summarise,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent  # the engine's folder
+REPO = Path(__file__).resolve().parents[2]  # the repository, whose history holds the baseline
 sys.path.insert(0, str(ROOT))
 
 from checkers_engine import RULE_SETS, Board, Move, Side  # noqa: E402
@@ -73,8 +74,12 @@ CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "checke
 # answer a line ([start, end, [captured...]]).
 DRIVER = """
 import inspect, json, sys
-from checkers_engine.ai import choose_move
-from checkers_engine import Board
+try:
+    from checkers_engine.ai import choose_move
+    from checkers_engine import Board
+except ImportError:  # a commit from before the engine was a distribution of its own
+    from app.ai import choose_move
+    from app.engine import Board
 
 per_game = "game" in inspect.signature(choose_move).parameters  # a table kept per game
 
@@ -109,10 +114,11 @@ def commit_of(ref: str | None) -> tuple[str, str]:
 
 
 def engine_digest(root: Path = ROOT) -> str:
-    """A digest of the sources that decide how this checkout's Executive plays: the rules
-    engine and the AI package, with its books and fitted weights."""
+    """A digest of the sources that decide how this checkout's Executive plays: the engine's
+    package (``root`` is the engine's folder), the rules and the AI with its books and
+    fitted weights."""
     digest = hashlib.sha256()
-    for folder in ("app/engine", "app/ai"):
+    for folder in ("src/checkers_engine",):
         for path in sorted((root / folder).rglob("*")):
             if path.is_file() and path.suffix in (".py", ".json"):
                 digest.update(path.relative_to(root).as_posix().encode() + b"\0")
@@ -156,13 +162,16 @@ def side_python(ref: str, commit: str, compiled: bool = False) -> Path:
     source = home / "src"
     source.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True
+        ["git", "-C", str(REPO), "archive", commit], check=True, capture_output=True
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
     subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True)
     sys.stderr.write(f"installing {ref} ({commit[:12]}) into {home / 'venv'}\n")
+    # The engine alone where the commit has it as a distribution of its own (engine/);
+    # before that, the whole service, which held it.
+    package = source / "engine" if (source / "engine" / "pyproject.toml").exists() else source
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", str(source)],
+        [str(python), "-m", "pip", "install", "--quiet", str(package)],
         check=True,
         env={**os.environ, "CHECKERS_PURE_PYTHON": "0" if compiled else "1"},
     )
@@ -172,7 +181,7 @@ def side_python(ref: str, commit: str, compiled: bool = False) -> Path:
 
 def _git(*args: str) -> str:
     return subprocess.run(
-        ["git", "-C", str(ROOT), *args], check=True, capture_output=True, text=True
+        ["git", "-C", str(REPO), *args], check=True, capture_output=True, text=True
     ).stdout.strip()
 
 

@@ -1,12 +1,13 @@
-"""Build the Executive's opening books (``app/ai/books/RULESET.json``) by drop-out expansion.
+"""Build the Executive's opening books (``checkers_engine/ai/books/RULESET.json``) by
+drop-out expansion.
 
 Every rule set grows from its start position; English also from the positions of the
 156 openings of the 3-move ballot deck (``data/english-3move-ballots.txt``), each searched
 before the tree grows on. Each searched position costs ``--nodes`` nodes (a node budget,
 not a clock, so a build repeats); ``--positions`` is how many positions each tree grows by.
 
-    python bench/book.py                                  # the shipped books
-    python bench/book.py --rule-set russian --positions 400 --nodes 2000000
+    python tools/book.py                                  # the shipped books
+    python tools/book.py --rule-set russian --positions 400 --nodes 2000000
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from checkers_engine.ai.book import build  # noqa: E402
 
 DATA = ROOT / "data"
 BALLOTS = DATA / "english-3move-ballots.txt"
-BOOKS = ROOT / "app" / "ai" / "books"
+BOOKS = ROOT / "src" / "checkers_engine" / "ai" / "books"
 
 
 def ballot_positions(path: Path = BALLOTS) -> list[str]:

@@ -1,11 +1,12 @@
-"""Fit a rule set's pattern table (``checkers_engine.ai.patterns``) by logistic regression on game positions.
+"""Fit a rule set's pattern table (``checkers_engine.ai.patterns``) by logistic regression on
+game positions.
 
 The table is fitted on top of the rule set's row of weights, which stays as it is: the
 model is P(side to move wins) = sigmoid(K * (evaluation + patterns) / 100), K fitted on
 the row first and then held, a draw counting as one half. The positions are those
-``bench/tune.py`` uses (its loaders): every quiet position of the recorded matches given
+``tools/tune.py`` uses (its loaders): every quiet position of the recorded matches given
 with ``--records`` and, for English, of Tinsley's games, with as many self-play games as
-``--games`` asks; and, where most of the data come from, the games ``bench/selfplay.py``
+``--games`` asks; and, where most of the data come from, the games ``tools/selfplay.py``
 wrote (``--selfplay``), each position's target a blend of its game's result (``--blend``,
 a half) and the probability its search score gives, by a K fitted for the scores alone (a
 result is one game's luck, a search's score is steadier). A recorded match's positions
@@ -15,10 +16,10 @@ tell apart, so an L2 pull towards zero (``--l2``) keeps every entry the data do 
 for at nothing; the fit is full-batch Adam on the mean cross-entropy. Every fifth game is
 held out, and the loss is printed before and after on both parts, and on the held-out
 recorded games alone, with ``evaluate`` itself and the rounded table. ``--write`` writes
-``app/ai/pattern_tables/RULESET.json``.
+``checkers_engine/ai/pattern_tables/RULESET.json``.
 
-    python bench/selfplay.py --games 6000 --out DATA.jsonl                 # an hour
-    python bench/patterns.py --selfplay DATA.jsonl --records ... --write   # the table
+    python tools/selfplay.py --games 6000 --out DATA.jsonl                 # an hour
+    python tools/patterns.py --selfplay DATA.jsonl --records ... --write   # the table
 
 numpy is a bench dependency; the service reads the written table and needs none.
 """
@@ -59,7 +60,7 @@ from checkers_engine.ai.patterns import SIZE, encode, pattern_indices, to_json  
 from checkers_engine.ai.search import weights_for  # noqa: E402
 from checkers_engine.ai.weights import Weights  # noqa: E402
 
-TABLES = ROOT / "app" / "ai" / "pattern_tables"
+TABLES = ROOT / "src" / "checkers_engine" / "ai" / "pattern_tables"
 
 
 def design(samples: Sequence[Sample], row: Weights) -> dict[str, np.ndarray]:
@@ -89,7 +90,7 @@ DECIDED = KNOWN_WIN // 2
 
 
 def selfplay_samples(path: Path) -> tuple[list[Sample], list[int]]:
-    """The positions of a file ``bench/selfplay.py`` wrote, labelled with their game's
+    """The positions of a file ``tools/selfplay.py`` wrote, labelled with their game's
     result for the side to move, and beside them the search's score of each."""
     samples: list[Sample] = []
     scores: list[int] = []
@@ -154,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         "--records", type=Path, action="append", default=[], help="a recorded match's file"
     )
     parser.add_argument(
-        "--selfplay", type=Path, action="append", default=[], help="a bench/selfplay.py file"
+        "--selfplay", type=Path, action="append", default=[], help="a tools/selfplay.py file"
     )
     parser.add_argument(
         "--blend",
@@ -234,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
             + (f" --blend {args.blend}" if args.selfplay else "")
         )
         info = {
-            "fitted": f"python bench/patterns.py --rule-set {rule_set} {run}",
+            "fitted": f"python tools/patterns.py --rule-set {rule_set} {run}",
             "positions": len(train),
             "held_out": len(test),
             "k": round(k, 4),

@@ -13,7 +13,7 @@ tables hold, not decided) is written with the search's score for its side to mov
 fit can use the score of a deeper search as well as the game's result. One JSON line a
 game, appended as games end: a run that stops resumes where it stopped.
 
-    python bench/selfplay.py --rule-set english --games 4000 --out DATA.jsonl
+    python tools/selfplay.py --rule-set english --games 4000 --out DATA.jsonl
 """
 
 from __future__ import annotations

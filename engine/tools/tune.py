@@ -21,10 +21,10 @@ the new Executive to move and -1 for the earlier one, fitted with the weights an
 dropped: without it, whatever the stronger side's positions have in common (its style)
 is paid for as if it won games. Every fifth game is held out; the loss is printed before
 and after on both parts, computed with ``evaluate`` itself and the rounded weights.
-``--write`` writes the new rows into ``app/ai/tuned.py``.
+``--write`` writes the new rows into ``checkers_engine/ai/tuned.py``.
 
-    python bench/tune.py                      # about 3 minutes on 2 busy cores
-    python bench/tune.py --games 200 --depth 6 --write   # a bigger, slower sample
+    python tools/tune.py                      # about 3 minutes on 2 busy cores
+    python tools/tune.py --games 200 --depth 6 --write   # a bigger, slower sample
 
 The searches are bounded by depth and nodes, never by the clock, so a run is repeatable.
 """
@@ -371,9 +371,9 @@ def match(family: str, new: Weights, old: Weights, args: argparse.Namespace) -> 
 
 
 def write_module(rows_by_family: dict[str, Weights], note: str) -> None:
-    path = ROOT / "app" / "ai" / "tuned.py"
+    path = ROOT / "src" / "checkers_engine" / "ai" / "tuned.py"
     lines = [
-        '"""Evaluation weights per rule-set family, fitted by ``bench/tune.py --write``.',
+        '"""Evaluation weights per rule-set family, fitted by ``tools/tune.py --write``.',
         "",
         *(
             part
@@ -416,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--records", type=Path, action="append", default=[], help="a recorded match's file"
     )
-    parser.add_argument("--write", action="store_true", help="write app/ai/tuned.py")
+    parser.add_argument("--write", action="store_true", help="write checkers_engine/ai/tuned.py")
     parser.add_argument("--match", type=int, default=0, help="games, fitted v today's")
     parser.add_argument("--match-depth", type=int, default=6)
     parser.add_argument("--match-nodes", type=int, default=8000)

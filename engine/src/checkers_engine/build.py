@@ -1,10 +1,10 @@
 """Which build runs: the engine's and the computer players' hot modules compiled by mypyc,
 or the same modules as pure Python.
 
-The ``.py`` files are the only source. ``setup.py`` compiles the modules listed in
-``COMPILED_MODULES`` with mypyc when the package is installed on a machine with a C
+The ``.py`` files are the only source. The engine's ``setup.py`` compiles the modules listed
+in ``COMPILED_MODULES`` with mypyc when the package is installed on a machine with a C
 compiler, and writes the SHA-256 of each source beside them (``SOURCES_MANIFEST``). At
-import time ``app/__init__.py`` calls ``choose_build()``, which makes Python load the pure
+import time the package's ``__init__`` calls ``choose_build()``, which makes Python load the pure
 sources instead of the compiled extensions when
 
 - ``CHECKERS_PURE_PYTHON`` is set to ``1`` (or ``true``/``yes``) in the environment, or
@@ -31,7 +31,8 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-DISTRIBUTION = "checkers-service"
+DISTRIBUTION = "checkers-engine"
+"""The distribution this package is installed from (its version is the engine's)."""
 PURE_SWITCH = "CHECKERS_PURE_PYTHON"
 """Environment variable: ``1`` selects the pure build (at install time and at run time)."""
 
@@ -66,7 +67,8 @@ def pure_requested() -> bool:
 
 
 def source_path(module: str, package_dir: Path = _PACKAGE_DIR) -> Path:
-    """The ``.py`` file of a module of this package (``checkers_engine.ai.search`` -> ``ai/search.py``)."""
+    """The ``.py`` file of a module of this package (``checkers_engine.ai.search`` ->
+    ``ai/search.py``)."""
     return package_dir.joinpath(*module.split(".")[1:]).with_suffix(".py")
 
 
@@ -124,7 +126,7 @@ class _PureSources(importlib.abc.MetaPathFinder):
 
 def choose_build() -> None:
     """Load the pure sources when asked to or when the compiled build is stale. Must run
-    before any compiled module is imported (``app/__init__.py`` calls it)."""
+    before any compiled module is imported (the package's ``__init__`` calls it)."""
     global _why_pure
     if any(isinstance(f, _PureSources) for f in sys.meta_path):
         return
@@ -167,17 +169,19 @@ def why_pure() -> str | None:
     return _why_pure
 
 
-def package_version() -> str:
-    """The installed distribution's version (package metadata), or ``unknown``."""
+def package_version(distribution: str = DISTRIBUTION) -> str:
+    """An installed distribution's version (package metadata), or ``unknown``: the engine's
+    by default, or that of a program built on it."""
     try:
-        return importlib.metadata.version(DISTRIBUTION)
+        return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
         return "unknown"
 
 
-def describe() -> str:
-    """One line for ``checkers --version``: the version and the build."""
-    line = f"{DISTRIBUTION} {package_version()}, {build_info()}"
+def describe(distribution: str = DISTRIBUTION) -> str:
+    """One line for a ``--version``: the distribution's version and the engine's build (a
+    program built on the engine names its own distribution)."""
+    line = f"{distribution} {package_version(distribution)}, {build_info()}"
     reason = why_pure()
     return f"{line} ({reason})" if reason else line
 

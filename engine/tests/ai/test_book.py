@@ -12,8 +12,8 @@ import pytest
 from checkers_engine import RULE_SETS, Board
 from checkers_engine.ai import Searcher, book, choose_move
 
-ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "data"
+ENGINE = Path(__file__).resolve().parents[2]
+DATA = ENGINE / "data"
 BALLOTS = DATA / "english-3move-ballots.txt"
 
 

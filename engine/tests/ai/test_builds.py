@@ -13,7 +13,7 @@ import pytest
 
 from checkers_engine import build
 
-ROOT = Path(__file__).resolve().parents[2]
+ENGINE = Path(__file__).resolve().parents[2]
 # Each build runs in a process of its own, whichever this one is.
 pytestmark = pytest.mark.one_build
 
@@ -49,7 +49,7 @@ def _search(pure: bool) -> dict[str, object]:
         env[build.PURE_SWITCH] = "1"
     done = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps(POSITIONS)],
-        cwd=ROOT,
+        cwd=ENGINE,
         env=env,
         capture_output=True,
         text=True,

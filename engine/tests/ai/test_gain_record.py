@@ -46,14 +46,15 @@ def test_a_record_of_another_match_is_refused_naming_what_differs(tmp_path: Path
 
 
 def test_the_engine_digest_follows_the_engine_and_ai_sources(tmp_path: Path) -> None:
-    for folder, name in (("app/engine", "board.py"), ("app/ai/books", "russian.json")):
+    package = "src/checkers_engine"
+    for folder, name in ((package, "board.py"), (f"{package}/ai/books", "russian.json")):
         (tmp_path / folder).mkdir(parents=True)
         (tmp_path / folder / name).write_text("1\n")
-    (tmp_path / "app/web").mkdir()
-    (tmp_path / "app/web/routes.py").write_text("1\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests/test_board.py").write_text("1\n")
     digest = ai_gain.engine_digest(tmp_path)
     assert ai_gain.engine_digest(tmp_path) == digest
-    (tmp_path / "app/web/routes.py").write_text("2\n")  # not the engine's
+    (tmp_path / "tests/test_board.py").write_text("2\n")  # not the engine's
     assert ai_gain.engine_digest(tmp_path) == digest
-    (tmp_path / "app/ai/books/russian.json").write_text("2\n")
+    (tmp_path / f"{package}/ai/books/russian.json").write_text("2\n")
     assert ai_gain.engine_digest(tmp_path) != digest

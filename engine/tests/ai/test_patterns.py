@@ -31,10 +31,10 @@ from checkers_engine.ai.weights import MAN
 from checkers_engine.movegen import has_capture
 from checkers_engine.squares import squares_to_bits
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-sys.path.append(str(BENCH))  # after the packages: its scripts shadow none of them
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+sys.path.append(str(TOOLS))  # after the packages: its scripts shadow none of them
 
-import patterns  # noqa: E402  (bench/patterns.py: the fit)
+import patterns  # noqa: E402  (tools/patterns.py: the fit)
 import tune  # noqa: E402
 
 # Men on squares 1 (g1) and 5 (h2): each the fourth square of its row, so the arrangement

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tests.ai.test_tactics import CASES
-
+from ai.test_tactics import CASES
 from checkers_engine import Board
 from checkers_engine.ai import Searcher
 from checkers_engine.ai.search import MATE_BOUND, WIN, weights_for

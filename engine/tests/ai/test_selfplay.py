@@ -8,8 +8,8 @@ import random
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-sys.path.append(str(BENCH))  # after the packages: its scripts shadow none of them
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+sys.path.append(str(TOOLS))  # after the packages: its scripts shadow none of them
 
 import selfplay  # noqa: E402
 

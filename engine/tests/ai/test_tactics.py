@@ -8,8 +8,8 @@ expected move never comes from the search under test.
 from __future__ import annotations
 
 import pytest
-from tests.ai.proof import material_by_move, winning_first_moves
 
+from ai.proof import material_by_move, winning_first_moves
 from checkers_engine import Board, Side
 from checkers_engine.ai import choose_move
 

@@ -10,8 +10,8 @@ import math
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-sys.path.append(str(BENCH))  # after the packages: its scripts shadow none of them
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+sys.path.append(str(TOOLS))  # after the packages: its scripts shadow none of them
 
 import tune  # noqa: E402
 

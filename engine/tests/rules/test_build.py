@@ -14,7 +14,7 @@ import pytest
 
 from checkers_engine import build
 
-ROOT = Path(__file__).resolve().parents[2]
+ENGINE = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import json
@@ -33,7 +33,7 @@ def _probe(pure: bool) -> dict[str, object]:
         env[build.PURE_SWITCH] = "1"
     done = subprocess.run(
         [sys.executable, "-c", PROBE],
-        cwd=ROOT,
+        cwd=ENGINE,
         env=env,
         capture_output=True,
         text=True,
@@ -74,7 +74,7 @@ def test_without_the_switch_the_compiled_modules_load() -> None:
 
 
 def test_an_edited_source_makes_its_compiled_module_stale(tmp_path: Path) -> None:
-    package = tmp_path / "app"
+    package = tmp_path / "checkers_engine"
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     for module in build.COMPILED_MODULES:
         source = build.source_path(module, package)

@@ -1,4 +1,4 @@
-"""Perft against the counts in tests/engine/data/<rule set>.perft.
+"""Perft against the counts in tests/rules/data/<rule set>.perft.
 
 Each file names the source of its counts in a header comment: published tables where
 they exist, otherwise positions small enough to count by hand. ``perft`` lines count

@@ -25,10 +25,13 @@ import pytest
 from checkers_engine import Board, Colour, Move, Side, Termination, fen, notation
 from checkers_engine.pdn import GameRecord, read_games, write_game
 
-ROOT = Path(__file__).resolve().parents[2]
+ENGINE = Path(__file__).resolve().parents[2]
+# The repository's root: its pyproject.toml holds the test-pydraughts extra, its .venv the
+# side virtualenv.
+ROOT = Path(__file__).resolve().parents[3]
 HARNESS = Path(__file__).with_name("tools") / "pydraughts_replay.py"
 VENV = Path(os.environ.get("PYDRAUGHTS_VENV", ROOT / ".venv" / "pydraughts"))
-DATA = ROOT / "data"
+DATA = ENGINE / "data"
 
 PYDRAUGHTS_RULE_SETS = ("english", "russian", "brazilian", "italian")
 PY_DRAUGHTS_RULE_SETS = ("russian", "brazilian")

@@ -14,8 +14,8 @@ import pytest
 from checkers_engine import Side, Termination
 from checkers_engine.pdn import ReplayReport, read_games, replay
 
-ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "data"
+ENGINE = Path(__file__).resolve().parents[2]
+DATA = ENGINE / "data"
 TINSLEY = DATA / "tinsley.pdn"
 
 

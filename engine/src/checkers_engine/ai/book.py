@@ -1,9 +1,9 @@
-"""The Executive's opening book: one small JSON file per rule set in ``app/ai/books``.
+"""The Executive's opening book: one small JSON file per rule set in ``checkers_engine/ai/books``.
 
 A book maps a position (the engine's FEN: pieces and side to move, so transpositions
 meet) to the moves worth playing there, each with its score for the side to move in
 hundredths of a man. Books are built by drop-out expansion (``build``; the command is
-``python bench/book.py``): starting from the start position (and, for English, from the
+``python tools/book.py``): starting from the start position (and, for English, from the
 3-move ballot positions), the position whose path has cost least so far is searched next,
 the cost of a path being its length plus how much worse than the best its moves were
 for the side that played them. So the book is deep along the best lines and wide where

@@ -1,18 +1,19 @@
 """Static evaluation, in hundredths of a man, from the point of view of the side to move.
 
-One function serves every rule set, with its row of weights (``checkers_engine.ai.weights.FAMILIES``):
-short kings (english, italian), Russian, and the other flying kings (brazilian, spanish,
-thai); with flying kings a king is worth far more and the long diagonals decide endings.
-The terms: material (with a bonus for trading down when ahead), back-rank guard and
-formations (bridge, triangle), dog-holes, centre, advancement by rank (tempo), the men's
-squares in the middle game, runaway men, mobility, king activity and, in endings, the
-opposition, driving the weaker side and recognising the usual draws.
+One function serves every rule set, with its row of weights
+(``checkers_engine.ai.weights.FAMILIES``): short kings (english, italian), Russian, and
+the other flying kings (brazilian, spanish, thai); with flying kings a king is worth far
+more and the long diagonals decide endings. The terms: material (with a bonus for trading
+down when ahead), back-rank guard and formations (bridge, triangle), dog-holes, centre,
+advancement by rank (tempo), the men's squares in the middle game, runaway men, mobility,
+king activity and, in endings, the opposition, driving the weaker side and recognising the
+usual draws.
 
-The weights are fitted by ``bench/tune.py`` (``checkers_engine.ai.tuned``); ``features`` splits a
-score into the fitted terms, so the fit works on exactly what ``evaluate`` computes. A rule
-set with a pattern table (``checkers_engine.ai.patterns``; English) adds the fitted values of its men's
-formations on every two neighbouring rows, fitted on top of the row.
-"""
+The weights are fitted by ``tools/tune.py`` (``checkers_engine.ai.tuned``); ``features``
+splits a score into the fitted terms, so the fit works on exactly what ``evaluate``
+computes. A rule set with a pattern table (``checkers_engine.ai.patterns``; English) adds
+the fitted values of its men's formations on every two neighbouring rows, fitted on top of
+the row."""
 
 from __future__ import annotations
 
@@ -261,7 +262,7 @@ _SQUARE_PARAMETER = tuple(_INDEX[f"square[{s}]"] for s in MEN_SQUARES)
 
 
 def features(own: int, opp: int, kings: int, turn: int, w: Weights) -> Features:
-    """The terms ``evaluate`` adds up, split by fitted parameter (for ``bench/tune.py``).
+    """The terms ``evaluate`` adds up, split by fitted parameter (for ``tools/tune.py``).
 
     What ``w`` does not fit enters as it stands: the men's value and the drive and
     draw-damping of king endings (which side is stronger depends on ``w.king``)."""

@@ -5,9 +5,10 @@ count as empty: the row's terms speak of them), so two rows have 3^8 = 6,561 arr
 Each side is scored on the seven pairs of rows counted from its own back rank, its own men
 first, and the evaluation adds the drums' sum less the tires': the same table serves both
 colours, so the term is symmetric by construction. The tables hold what the hand-written
-terms miss about formations of men (which holes, which exchanges, which cramps), fitted
-by ``bench/patterns.py`` on top of the row of weights; a rule set without a table scores
-no pattern. They live in ``app/ai/pattern_tables/RULESET.json``: the non-zero values only.
+terms miss about formations of men (which holes, which exchanges, which cramps), fitted by
+``tools/patterns.py`` on top of the row of weights; a rule set without a table scores no
+pattern. They live in ``checkers_engine/ai/pattern_tables/RULESET.json``: the non-zero
+values only.
 
 In play a table is ``bytes``, each entry stored plus ``OFFSET``: the compiled build reads a
 byte as a native integer, where a tuple's item is an object to unwrap (a third of the

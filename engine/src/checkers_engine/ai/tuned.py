@@ -1,4 +1,4 @@
-"""Evaluation weights per rule-set family, fitted by ``bench/tune.py --write``.
+"""Evaluation weights per rule-set family, fitted by ``tools/tune.py --write``.
 
 short: fitted (--games 50 --depth 4 --nodes 4000 --seed 17 --prior 1e-06 --records
     english-2s.jsonl --records english-2s-5.jsonl --records english-2s-5b.jsonl) on

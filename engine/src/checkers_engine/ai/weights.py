@@ -1,9 +1,9 @@
-"""The evaluation's weights: one row per rule-set family, and the flat vector a fit works on.
+"""The evaluation's weights: one row per rule-set family, and the flat vector a fit works
+on.
 
-The fitted values live in ``checkers_engine.ai.tuned`` (written by ``bench/tune.py``); this module only
-says what a row holds. A man is worth 100 and is not fitted: it fixes the scale the search
-and the levels' margins are written in.
-"""
+The fitted values live in ``checkers_engine.ai.tuned`` (written by ``tools/tune.py``);
+this module only says what a row holds. A man is worth 100 and is not fitted: it fixes the
+scale the search and the levels' margins are written in."""
 
 from __future__ import annotations
 
@@ -43,8 +43,9 @@ class Weights:
     king_mobility: int  # per king step onto an empty square (flying: per square in reach)
     opposition: int  # king ending, equal numbers of pieces: the side that has "the move"
     square: tuple[int, ...]  # middle game: a man on each square 1-28 of its side's numbering
-    # The rule set's pattern table (``checkers_engine.ai.patterns``), fitted apart from the row: none
-    # in a family's row, added for a rule set that has one (``checkers_engine.ai.search.weights_for``).
+    # The rule set's pattern table (``checkers_engine.ai.patterns``), fitted apart from the
+    # row: none in a family's row, added for a rule set that has one
+    # (``checkers_engine.ai.search.weights_for``).
     patterns: bytes = b""
 
 
