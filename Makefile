@@ -60,25 +60,35 @@ screenshot: $(STAMP)
 # (the service), requirements-dev.txt (with the dev, test and bench extras, the service's
 # pins unchanged), requirements-build.txt (the build systems of the service and of the
 # engine). The Dockerfile installs them. The engine (checkers-engine) is a dependency of
-# the service found in this repository, not on the index: the locks leave it out
-# (--unsafe-package, with LOCAL_PACKAGE below), and make install installs it from engine/.
+# the service found in this repository, not on the index: the resolver finds it as a pure
+# wheel built from engine/ (ENGINE_WHEEL), and the locks leave it out as the one package
+# named unsafe (pip and setuptools, unsafe by default, are then pinned like any other);
+# make install installs it from engine/.
+ENGINE_WHEEL := .cache/engine-wheel
 PIP_COMPILE = CUSTOM_COMPILE_COMMAND="make lock" $(abspath $(BIN))/pip-compile --quiet \
-	--generate-hashes --strip-extras --no-emit-index-url --no-emit-find-links
+	--generate-hashes --strip-extras --no-emit-index-url --no-emit-find-links \
+	--find-links $(abspath $(ENGINE_WHEEL)) --unsafe-package checkers-engine
 COMPILE_LOCKS = $(PIP_COMPILE) -o requirements.txt pyproject.toml \
-	&& $(PIP_COMPILE) --allow-unsafe --extra dev --extra test --extra bench -c requirements.txt \
+	&& $(PIP_COMPILE) --extra dev --extra test --extra bench -c requirements.txt \
 		-o requirements-dev.txt pyproject.toml \
-	&& $(PIP_COMPILE) --allow-unsafe --only-build-deps --all-build-deps \
-		-o requirements-build.txt pyproject.toml
+	&& $(PIP_COMPILE) --only-build-deps --all-build-deps \
+		-o requirements-build.txt pyproject.toml $(ENGINE)/pyproject.toml
+ENGINE_WHEEL_BUILD = rm -rf $(ENGINE_WHEEL) && CHECKERS_PURE_PYTHON=1 $(BIN)/python -m pip wheel \
+	--quiet --no-deps --no-build-isolation --wheel-dir $(ENGINE_WHEEL) ./$(ENGINE)
 
 lock: $(STAMP)
+	$(ENGINE_WHEEL_BUILD)
 	$(COMPILE_LOCKS)
 
 # Recompile a copy of the locks (their pins kept, as pip-compile does) and compare: any
 # difference means pyproject.toml changed without `make lock`. Needs the package index.
 lock-check: $(STAMP)
-	rm -rf .cache/lock && mkdir -p .cache/lock
+	rm -rf .cache/lock && mkdir -p .cache/lock/$(ENGINE)
 	cp pyproject.toml README.md requirements.txt requirements-dev.txt requirements-build.txt \
 		.cache/lock/
+	cp -r $(ENGINE)/pyproject.toml $(ENGINE)/setup.py $(ENGINE)/README.md $(ENGINE)/src \
+		.cache/lock/$(ENGINE)/
+	$(ENGINE_WHEEL_BUILD)
 	cd .cache/lock && $(COMPILE_LOCKS)
 	for f in requirements.txt requirements-dev.txt requirements-build.txt; do \
 		diff -u $$f .cache/lock/$$f || { echo "$$f does not match pyproject.toml: make lock"; exit 1; }; \
