@@ -1,6 +1,6 @@
 """The engine is a distribution of its own: its wheel and its sdist build from the engine's
 folder and pass ``twine check``, and installed alone into a fresh virtualenv (no service,
-no network) the package imports and plays.
+no network: ``pip install --no-index --find-links``) the package imports and plays.
 
 Both builds here are the pure ones (``CHECKERS_PURE_PYTHON=1``): what is checked is the
 packaging, not the compiler, and the pure build needs no C compiler on the machine.
@@ -8,6 +8,7 @@ packaging, not the compiler, and the pure build needs no C compiler on the machi
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -28,13 +29,13 @@ LEFT_OUT = shutil.ignore_patterns(
 PROBE = """
 import importlib.util, json
 import checkers_engine
-from checkers_engine import Board
+from checkers_engine import Board, build
 from checkers_engine.ai import choose_move
 board = Board("english")
 move = choose_move(board, "tamer", seed=1)
 print(json.dumps({
     "file": checkers_engine.__file__,
-    "build": checkers_engine.build_info(),
+    "build": build.build_info(),
     "move": str(move),
     "service": importlib.util.find_spec("app") is not None,
 }))
@@ -95,29 +96,38 @@ def test_the_wheel_and_the_sdist_build_and_pass_twine_check(tmp_path: Path) -> N
 @pytest.mark.slow
 @pytest.mark.one_build
 def test_the_engine_installs_alone_into_a_fresh_virtualenv(tmp_path: Path) -> None:
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-    python = venv / "bin" / "python"
-    # No index: the fresh virtualenv's own setuptools builds it, nothing is fetched.
+    # The wheel is built by this environment's pip and setuptools (no isolation, so nothing
+    # is fetched); the fresh virtualenv installs it from that folder alone, with no index.
+    wheels = tmp_path / "wheels"
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--no-build-isolation", "./engine"],
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+         "--wheel-dir", str(wheels), "./engine"],
         cwd=_source(tmp_path).parent,
         env=_pure(),
         check=True,
         capture_output=True,
         timeout=600,
-    )
+    )  # fmt: skip
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--no-index", "--find-links",
+         str(wheels), "checkers-engine"],
+        env=_pure(),
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )  # fmt: skip
     done = subprocess.run(
         [str(python), "-c", PROBE],
         cwd=tmp_path,
         env={k: v for k, v in _pure().items() if k != "PYTHONPATH"},
         capture_output=True,
         text=True,
-        check=True,
         timeout=120,
     )
-    import json
-
+    assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
     assert Path(found["file"]).is_relative_to(venv)
     assert found["build"] == "pure Python"
