@@ -44,25 +44,29 @@ from pathlib import Path
 from typing import Any
 
 from ai_ladder import (  # bench/ is the script's own directory
+    BALLOTS,
     MAX_PLIES,
     PYDRAUGHTS,
     PyDraughts,
-    adjudicate,
     balanced_openings,
     progress,
-    push_ballot_move,
     random_openings,
-    read_ballots,
-    ruled,
     summarise,
 )
 
 ROOT = Path(__file__).resolve().parent.parent  # the engine's folder
 REPO = Path(__file__).resolve().parents[2]  # the repository, whose history holds the baseline
-sys.path.insert(0, str(ROOT))
 
 from checkers_engine import RULE_SETS, Board, Move, Side  # noqa: E402
 from checkers_engine.ai import Level, choose_move, egdb  # noqa: E402
+from checkers_engine.ai.matches import (  # noqa: E402
+    adjudicate,
+    engine_digest,
+    push_ballot_move,
+    read_ballots,
+    read_record,
+    ruled,
+)
 from checkers_engine.build import build_info  # noqa: E402
 
 BASELINE = "executive-before-17"
@@ -111,43 +115,6 @@ def commit_of(ref: str | None) -> tuple[str, str]:
         if ref:
             raise
         return BASELINE_COMMIT, _git("rev-parse", "--verify", f"{BASELINE_COMMIT}^{{commit}}")
-
-
-def engine_digest(root: Path = ROOT) -> str:
-    """A digest of the sources that decide how this checkout's Executive plays: the engine's
-    package (``root`` is the engine's folder), the rules and the AI with its books and
-    fitted weights."""
-    digest = hashlib.sha256()
-    for folder in ("src/checkers_engine",):
-        for path in sorted((root / folder).rglob("*")):
-            if path.is_file() and path.suffix in (".py", ".json"):
-                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-                digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
-
-
-def read_record(path: Path, match: dict[str, object]) -> dict[int, dict[str, Any]]:
-    """The games already in a record of this match, by index (none for a new file).
-
-    Raises ValueError for a record of another match, naming what differs."""
-    if not path.exists() or not path.stat().st_size:
-        return {}
-    lines = path.read_text().splitlines()
-    header = json.loads(lines[0]).get("match", {})
-    differ = sorted(k for k in match.keys() | header.keys() if header.get(k) != match.get(k))
-    if differ:
-        raise ValueError(
-            f"{path} records another match (it differs in {', '.join(differ)}); "
-            "give a new file to start this one"
-        )
-    done: dict[int, dict[str, Any]] = {}
-    for line in lines[1:]:
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a line cut short when a run was stopped: that game is played again
-        done[int(entry["game"])] = entry
-    return done
 
 
 def side_python(ref: str, commit: str, compiled: bool = False) -> Path:
@@ -312,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.versus and args.rule_set != "english":
         parser.error("py-draughts plays English (its American board) only")
     if args.rule_set == "english":
-        openings = read_ballots()[: args.limit]
+        openings = read_ballots(BALLOTS)[: args.limit]
     elif args.balanced:
         openings = balanced_openings(args.rule_set, args.games, args.seed, args.balanced)
     else:
@@ -354,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
             "games": len(games),
             "seed": args.seed,
             "tables": tables.pieces if tables else 0,
-            "engine": engine_digest(),
+            "engine": engine_digest(ROOT),
             "build": build_info(),
         }
         try:

@@ -19,7 +19,6 @@ import argparse
 import itertools
 import math
 import random
-import re
 import sys
 import time
 from collections.abc import Callable
@@ -27,11 +26,16 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parent.parent  # the engine's folder
 
-from checkers_engine import RULE_SETS, Board, EngineError, Move, Side  # noqa: E402
-from checkers_engine.ai import Level, Searcher, choose_move, egdb  # noqa: E402
+from checkers_engine import RULE_SETS, Board, Move, Side  # noqa: E402
+from checkers_engine.ai import Level, Searcher, choose_move  # noqa: E402
+from checkers_engine.ai.matches import (  # noqa: E402
+    adjudicate,
+    push_ballot_move,
+    read_ballots,
+    ruled,
+)
 from checkers_engine.ai.players import to_move  # noqa: E402
 from checkers_engine.ai.search import State  # noqa: E402
 from checkers_engine.movegen import RawMove  # noqa: E402
@@ -49,18 +53,6 @@ class Game:
     tires: str
     time_limit: float
     seed: int
-
-
-def read_ballots(path: Path = BALLOTS) -> list[tuple[str, ...]]:
-    """The deck openings: ``number | moves | deck/defunct | FEN`` lines, ``#`` comments."""
-    out = []
-    for line in path.read_text().splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = [f.strip() for f in line.split("|")]
-        if len(fields) >= 3 and fields[2] == "deck":
-            out.append(tuple(fields[1].split()))
-    return out
 
 
 def random_openings(rule_set: str, count: int, seed: int) -> list[tuple[str, ...]]:
@@ -183,42 +175,6 @@ class PyDraughts:
         return tuple(32 - s for s in move.square_list)
 
 
-def push_ballot_move(board: Board, text: str) -> Move:
-    """Play a ballot move. Ballot lists write captures with a dash too (``13-22``), so a
-    move is found by its start and end squares when the text is not a legal move as is."""
-    try:
-        return board.push_text(text)
-    except EngineError:
-        parts = re.split(r"[-x:]", text.strip())
-        start, end = int(parts[0]), int(parts[-1])
-        matches = [m for m in board.legal_moves if (m.start, m.end) == (start, end)]
-        if len(matches) != 1:
-            raise
-        board.push(matches[0])
-        return matches[0]
-
-
-def ruled(board: Board) -> tuple[float, str] | None:
-    """The drums' score and the reason when the rules have ended the game, else None."""
-    outcome = board.outcome()
-    if outcome is None:
-        return None
-    return 0.5 if outcome.winner is None else float(outcome.winner is Side.DRUMS), outcome.reason
-
-
-def adjudicate(board: Board) -> tuple[float, str] | None:
-    """The drums' score when the endgame tables hold the position, else None."""
-    found = egdb.probe(board)
-    if found is None:
-        return None
-    wdl = found[0]
-    if wdl == 0:
-        return 0.5, "endgame tables: draw"
-    mover_wins = wdl > 0
-    drums_win = mover_wins == (board.turn is Side.DRUMS)
-    return (1.0 if drums_win else 0.0), "endgame tables: won"
-
-
 def play(game: Game) -> tuple[float, int, str]:
     """Play one game; returns the drums' score (1, 0.5, 0), the plies and the reason.
 
@@ -309,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.rule_set == "english":
-        openings = read_ballots()[: args.limit] if args.limit else read_ballots()
+        openings = read_ballots(BALLOTS)[: args.limit] if args.limit else read_ballots(BALLOTS)
     else:
         openings = random_openings(args.rule_set, args.games, args.seed)
     if args.versus:

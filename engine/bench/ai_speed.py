@@ -25,8 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parent.parent  # the engine's folder
 
 #: Fixed mid-game positions (seeded random play, no capture pending), two per rule set,
 #: and each rule set's start position.

@@ -29,8 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parent.parent  # the engine's folder
 
 from checkers_engine import RULE_SETS, Board  # noqa: E402
 from checkers_engine.ai import egdb  # noqa: E402

@@ -19,9 +19,6 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from checkers_engine import RULE_SETS, Board, perft
 

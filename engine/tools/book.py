@@ -18,8 +18,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parent.parent  # the engine's folder
 
 from checkers_engine import RULE_SETS, Board  # noqa: E402
 from checkers_engine.ai.book import build  # noqa: E402

@@ -22,20 +22,17 @@ import argparse
 import json
 import math
 import random
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from ai_ladder import adjudicate, push_ballot_move, read_ballots, ruled  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent  # the engine's folder
+BALLOTS = ROOT / "data" / "english-3move-ballots.txt"
 
 from checkers_engine import KING_PLIES_DRAW, RULE_SETS, Board  # noqa: E402
 from checkers_engine.ai import egdb  # noqa: E402
+from checkers_engine.ai.matches import adjudicate, push_ballot_move, read_ballots, ruled  # noqa: E402
 from checkers_engine.ai.players import game_history, to_move  # noqa: E402
 from checkers_engine.ai.search import MATE_BOUND, Searcher, TranspositionTable  # noqa: E402
 from checkers_engine.movegen import has_capture  # noqa: E402
@@ -51,7 +48,7 @@ def opening(rule_set: str, rng: random.Random) -> Board:
     """A game's start: a random English ballot, else a few random plies."""
     board = Board(rule_set)
     if rule_set == "english":
-        for text in rng.choice(read_ballots()):
+        for text in rng.choice(read_ballots(BALLOTS)):
             push_ballot_move(board, text)
         return board
     for _ in range(RANDOM_PLIES):

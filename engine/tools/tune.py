@@ -43,8 +43,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parent.parent  # the engine's folder
 
 from checkers_engine import KING_PLIES_DRAW, RULE_SETS, Board, Side  # noqa: E402
 from checkers_engine.ai import tuned  # noqa: E402

@@ -4,15 +4,11 @@ and a record of another match is refused."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-sys.path.append(str(BENCH))  # after the packages: its scripts shadow none of them
-
-import ai_gain  # noqa: E402
+from checkers_engine.ai import matches
 
 MATCH = {"rule_set": "russian", "time": 2.0, "games": 4, "engine": "0123456789abcdef"}
 
@@ -23,7 +19,7 @@ def game(index: int, score: float) -> str:
 
 
 def test_a_new_file_holds_no_games(tmp_path: Path) -> None:
-    assert ai_gain.read_record(tmp_path / "match.jsonl", MATCH) == {}
+    assert matches.read_record(tmp_path / "match.jsonl", MATCH) == {}
 
 
 def test_the_games_recorded_are_kept_and_a_line_cut_short_is_played_again(
@@ -32,7 +28,7 @@ def test_the_games_recorded_are_kept_and_a_line_cut_short_is_played_again(
     path = tmp_path / "match.jsonl"
     lines = [json.dumps({"match": MATCH}), game(2, 1.0), game(0, 0.5), game(3, 0.0)[:20]]
     path.write_text("\n".join(lines) + "\n")
-    done = ai_gain.read_record(path, MATCH)
+    done = matches.read_record(path, MATCH)
     assert sorted(done) == [0, 2]
     assert done[2]["score"] == 1.0 and done[0]["score"] == 0.5
 
@@ -42,7 +38,7 @@ def test_a_record_of_another_match_is_refused_naming_what_differs(tmp_path: Path
     path.write_text(json.dumps({"match": MATCH}) + "\n" + game(0, 1.0) + "\n")
     other = {**MATCH, "time": 0.2, "engine": "fedcba9876543210"}
     with pytest.raises(ValueError, match="differs in engine, time"):
-        ai_gain.read_record(path, other)
+        matches.read_record(path, other)
 
 
 def test_the_engine_digest_follows_the_engine_and_ai_sources(tmp_path: Path) -> None:
@@ -52,9 +48,9 @@ def test_the_engine_digest_follows_the_engine_and_ai_sources(tmp_path: Path) -> 
         (tmp_path / folder / name).write_text("1\n")
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests/test_board.py").write_text("1\n")
-    digest = ai_gain.engine_digest(tmp_path)
-    assert ai_gain.engine_digest(tmp_path) == digest
+    digest = matches.engine_digest(tmp_path)
+    assert matches.engine_digest(tmp_path) == digest
     (tmp_path / "tests/test_board.py").write_text("2\n")  # not the engine's
-    assert ai_gain.engine_digest(tmp_path) == digest
+    assert matches.engine_digest(tmp_path) == digest
     (tmp_path / f"{package}/ai/books/russian.json").write_text("2\n")
-    assert ai_gain.engine_digest(tmp_path) != digest
+    assert matches.engine_digest(tmp_path) != digest
