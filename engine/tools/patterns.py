@@ -38,8 +38,13 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent  # the engine's folder
 
-from selfplay import read  # noqa: E402
-from tune import (  # noqa: E402
+from checkers_engine import RULE_SETS  # noqa: E402
+from checkers_engine.ai.egdb import KNOWN_WIN  # noqa: E402
+from checkers_engine.ai.evaluation import evaluate  # noqa: E402
+from checkers_engine.ai.patterns import SIZE, encode, pattern_indices, to_json  # noqa: E402
+from checkers_engine.ai.search import weights_for  # noqa: E402
+from checkers_engine.ai.selfplay import read  # noqa: E402
+from checkers_engine.ai.tuning import (  # noqa: E402
     HOLD_OUT,
     Sample,
     fit_k,
@@ -49,12 +54,6 @@ from tune import (  # noqa: E402
     self_play,
     tinsley_samples,
 )
-
-from checkers_engine import RULE_SETS  # noqa: E402
-from checkers_engine.ai.egdb import KNOWN_WIN  # noqa: E402
-from checkers_engine.ai.evaluation import evaluate  # noqa: E402
-from checkers_engine.ai.patterns import SIZE, encode, pattern_indices, to_json  # noqa: E402
-from checkers_engine.ai.search import weights_for  # noqa: E402
 from checkers_engine.ai.weights import Weights  # noqa: E402
 
 TABLES = ROOT / "src" / "checkers_engine" / "ai" / "pattern_tables"

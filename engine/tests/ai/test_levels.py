@@ -153,6 +153,10 @@ def test_the_package_imports_only_the_engine() -> None:
 
 
 STDLIB = {
+    "textwrap",
+    "sys",
+    "concurrent",
+    "argparse",
     "__future__",
     "collections",
     "contextlib",

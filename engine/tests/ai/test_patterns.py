@@ -35,7 +35,8 @@ TOOLS = Path(__file__).resolve().parents[2] / "tools"
 sys.path.append(str(TOOLS))  # after the packages: its scripts shadow none of them
 
 import patterns  # noqa: E402  (tools/patterns.py: the fit)
-import tune  # noqa: E402
+
+from checkers_engine.ai import tuning as tune  # noqa: E402
 
 # Men on squares 1 (g1) and 5 (h2): each the fourth square of its row, so the arrangement
 # of the drums' rows 0-1 is 27 + 81 * 27. The tires' men on 32 and 28 stand the same way

@@ -5,17 +5,12 @@ the result the game's own, and a run that stops resumes without playing a game t
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
-TOOLS = Path(__file__).resolve().parents[2] / "tools"
-sys.path.append(str(TOOLS))  # after the packages: its scripts shadow none of them
-
-import selfplay  # noqa: E402
-
-from checkers_engine import Board, Side  # noqa: E402
-from checkers_engine.ai.search import MATE_BOUND  # noqa: E402
-from checkers_engine.movegen import has_capture  # noqa: E402
+from checkers_engine import Board, Side
+from checkers_engine.ai import selfplay
+from checkers_engine.ai.search import MATE_BOUND
+from checkers_engine.movegen import has_capture
 
 
 def test_a_game_is_its_moves_its_quiet_positions_and_its_result() -> None:

@@ -7,19 +7,14 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from pathlib import Path
 
-TOOLS = Path(__file__).resolve().parents[2] / "tools"
-sys.path.append(str(TOOLS))  # after the packages: its scripts shadow none of them
-
-import tune  # noqa: E402
-
-from checkers_engine import Board  # noqa: E402
-from checkers_engine.ai.evaluation import evaluate  # noqa: E402
-from checkers_engine.ai.tuned import ROWS  # noqa: E402
-from checkers_engine.ai.weights import to_vector  # noqa: E402
-from checkers_engine.movegen import has_capture  # noqa: E402
+from checkers_engine import Board
+from checkers_engine.ai import tuning as tune
+from checkers_engine.ai.evaluation import evaluate
+from checkers_engine.ai.tuned import ROWS
+from checkers_engine.ai.weights import to_vector
+from checkers_engine.movegen import has_capture
 
 # The start of a Russian game, with exchanges (positions with a capture pending are not quiet).
 MOVES = ["11-15", "22-18", "15x22", "25x18", "12-16", "18-14", "9x18", "23x14", "10x17", "21x14"]
