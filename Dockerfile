@@ -1,9 +1,9 @@
 # syntax=docker/dockerfile:1
 # The service image, built in two stages from the lock files (`make lock`):
-# - build: a C compiler (the package compiles parts of itself with mypyc when one is
-#   there), the locked build tools, and the project's wheel;
+# - build: a C compiler (the engine, engine/, compiles its hot modules with mypyc when one
+#   is there), the locked build tools, and two wheels: the engine's, then the service's;
 # - runtime: no compiler; the locked dependencies (a layer that changes only with the
-#   lock), then the wheel. Migrations and alembic.ini sit in the working directory, where
+#   lock), then the engine's wheel and the service's. Migrations and alembic.ini sit in the working directory, where
 #   `checkers migrate` and `checkers serve` find them.
 # One process serves the pages and the API; `checkers worker` runs the scheduled jobs
 # alone when SCHEDULER_ENABLED=false is set on the web processes (see docker-compose.yml).
@@ -21,10 +21,13 @@ WORKDIR /src
 # nothing unpinned is fetched).
 COPY requirements-build.txt ./
 RUN pip install --require-hashes --no-deps -r requirements-build.txt
-COPY pyproject.toml setup.py README.md ./
+COPY engine/pyproject.toml engine/setup.py engine/README.md ./engine/
+COPY engine/src ./engine/src
+RUN pip wheel --no-deps --no-build-isolation --wheel-dir /wheels/engine ./engine \
+    && python -m zipfile -l /wheels/engine/*.whl | grep -q 'compiled__mypyc'  # the compiled build, or fail
+COPY pyproject.toml README.md ./
 COPY app ./app
-RUN pip wheel --no-deps --no-build-isolation --wheel-dir /wheels . \
-    && python -m zipfile -l /wheels/*.whl | grep -q 'compiled__mypyc'  # the compiled build, or fail
+RUN pip wheel --no-deps --no-build-isolation --wheel-dir /wheels/service .
 
 FROM ${PYTHON_IMAGE} AS runtime
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -37,7 +40,10 @@ COPY requirements.txt ./
 RUN pip install --require-hashes --no-deps -r requirements.txt \
     && useradd --system --home-dir /srv/checkers --shell /usr/sbin/nologin checkers
 COPY --from=build /wheels ./wheels
-RUN pip install --no-deps ./wheels/*.whl && rm -rf ./wheels
+# The engine first, then the service that depends on it (the lock leaves the engine out).
+RUN pip install --no-deps ./wheels/engine/*.whl \
+    && pip install --no-deps ./wheels/service/*.whl \
+    && rm -rf ./wheels
 COPY alembic.ini ./
 COPY migrations ./migrations
 # The Executive's endgame tables, solved once here (README; EGDB_PIECES=0 skips them):

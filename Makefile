@@ -5,23 +5,27 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LOCALES := app/i18n/locale
 LANGUAGES := en pt_BR ru es it th
-# The modules mypyc compiles (app/build.py): editing one rebuilds the compiled build.
-COMPILED_SOURCES := $(shell $(PYTHON) app/build.py)
+ENGINE := engine
+# The modules mypyc compiles (the engine's build.py): editing one rebuilds the compiled build.
+COMPILED_SOURCES := $(shell $(PYTHON) $(ENGINE)/src/checkers_engine/build.py)
 
 .PHONY: install run test test-fast lint fmt bench egdb migrate clean screenshot icons lock lock-check i18n \
 	audit docs
 
 # The install takes every version from the lock files, checked by their hashes: first
-# the build tools, then the service with its dev, test and bench extras, then the project
-# itself with neither resolving nor fetching anything (tests/docs/test_lock.py compares
-# what is installed with the locks). It compiles the hot modules in place with mypyc when
-# a C compiler is found (setup.py); CHECKERS_PURE_PYTHON=1 make install installs the pure
-# build.
-$(STAMP): pyproject.toml setup.py app/build.py requirements-dev.txt requirements-build.txt \
+# the build tools, then the service's dependencies with its dev, test and bench extras,
+# then the engine (engine/, the distribution checkers-engine, which the locks leave out:
+# it is this repository's own) and the service itself, both editable, with neither
+# resolving nor fetching anything (tests/docs/test_lock.py compares what is installed with
+# the locks). The engine compiles its hot modules in place with mypyc when a C compiler is
+# found (engine/setup.py); CHECKERS_PURE_PYTHON=1 make install installs the pure build.
+$(STAMP): pyproject.toml $(ENGINE)/pyproject.toml $(ENGINE)/setup.py \
+		$(ENGINE)/src/checkers_engine/build.py requirements-dev.txt requirements-build.txt \
 		$(COMPILED_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements-build.txt
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements-dev.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e ./$(ENGINE)
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/pybabel --quiet compile --domain messages --directory $(LOCALES)
 	touch $(STAMP)
@@ -34,15 +38,16 @@ run: $(STAMP)
 migrate: $(STAMP)
 	$(BIN)/checkers migrate
 
-# The whole suite on the installed (compiled) build, then the engine and computer-player
-# tests again on the pure Python build of the same sources. The second stage leaves out
+# The whole suite (the service's tests/ and the engine's engine/tests) on the installed
+# (compiled) build, then the engine's tests again on the pure Python build of the same
+# sources. The second stage leaves out
 # what would only repeat the first: the slow tests (deep perft, whole endgame tables,
 # long searches: the same source and the same code paths as their short versions, which
 # it runs) and those whose work does not depend on the build (one_build).
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 	CHECKERS_PURE_PYTHON=1 $(BIN)/python -m pytest -n 2 --dist loadgroup \
-		-m "not slow and not one_build" tests/engine tests/ai
+		-m "not slow and not one_build" $(ENGINE)/tests
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -m "not slow"
@@ -57,24 +62,37 @@ screenshot: $(STAMP)
 
 # The lock files, pinned with hashes from pyproject.toml (pip-tools): requirements.txt
 # (the service), requirements-dev.txt (with the dev, test and bench extras, the service's
-# pins unchanged), requirements-build.txt (the build system). The Dockerfile installs them.
+# pins unchanged), requirements-build.txt (the build systems of the service and of the
+# engine). The Dockerfile installs them. The engine (checkers-engine) is a dependency of
+# the service found in this repository, not on the index: the resolver finds it as a pure
+# wheel built from engine/ (ENGINE_WHEEL), and the locks leave it out as the one package
+# named unsafe (pip and setuptools, unsafe by default, are then pinned like any other);
+# make install installs it from engine/.
+ENGINE_WHEEL := .cache/engine-wheel
 PIP_COMPILE = CUSTOM_COMPILE_COMMAND="make lock" $(abspath $(BIN))/pip-compile --quiet \
-	--generate-hashes --strip-extras --no-emit-index-url --no-emit-find-links
+	--generate-hashes --strip-extras --no-emit-index-url --no-emit-find-links \
+	--find-links $(abspath $(ENGINE_WHEEL)) --unsafe-package checkers-engine
 COMPILE_LOCKS = $(PIP_COMPILE) -o requirements.txt pyproject.toml \
-	&& $(PIP_COMPILE) --allow-unsafe --extra dev --extra test --extra bench -c requirements.txt \
+	&& $(PIP_COMPILE) --extra dev --extra test --extra bench -c requirements.txt \
 		-o requirements-dev.txt pyproject.toml \
-	&& $(PIP_COMPILE) --allow-unsafe --only-build-deps --all-build-deps \
-		-o requirements-build.txt pyproject.toml
+	&& $(PIP_COMPILE) --only-build-deps --all-build-deps \
+		-o requirements-build.txt pyproject.toml $(ENGINE)/pyproject.toml
+ENGINE_WHEEL_BUILD = rm -rf $(ENGINE_WHEEL) && CHECKERS_PURE_PYTHON=1 $(BIN)/python -m pip wheel \
+	--quiet --no-deps --no-build-isolation --wheel-dir $(ENGINE_WHEEL) ./$(ENGINE)
 
 lock: $(STAMP)
+	$(ENGINE_WHEEL_BUILD)
 	$(COMPILE_LOCKS)
 
 # Recompile a copy of the locks (their pins kept, as pip-compile does) and compare: any
 # difference means pyproject.toml changed without `make lock`. Needs the package index.
 lock-check: $(STAMP)
-	rm -rf .cache/lock && mkdir -p .cache/lock
+	rm -rf .cache/lock && mkdir -p .cache/lock/$(ENGINE)
 	cp pyproject.toml README.md requirements.txt requirements-dev.txt requirements-build.txt \
 		.cache/lock/
+	cp -r $(ENGINE)/pyproject.toml $(ENGINE)/setup.py $(ENGINE)/README.md $(ENGINE)/src \
+		.cache/lock/$(ENGINE)/
+	$(ENGINE_WHEEL_BUILD)
 	cd .cache/lock && $(COMPILE_LOCKS)
 	for f in requirements.txt requirements-dev.txt requirements-build.txt; do \
 		diff -u $$f .cache/lock/$$f || { echo "$$f does not match pyproject.toml: make lock"; exit 1; }; \
@@ -102,22 +120,23 @@ docs: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy app
+	$(BIN)/mypy app $(ENGINE)/src
 
 fmt: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
 bench: $(STAMP)
-	$(BIN)/python bench/perft.py
+	$(BIN)/python $(ENGINE)/bench/perft.py
 
 egdb: $(STAMP)
 	$(BIN)/checkers egdb build all --pieces 4
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build site engine/site
-	find app -name '*.so' -delete
-	rm -f app/_compiled_sources.txt
+	rm -rf $(ENGINE)/build $(ENGINE)/dist
+	find app $(ENGINE)/src -name '*.so' -delete
+	rm -f $(ENGINE)/src/checkers_engine/_compiled_sources.txt
 
 # Extract every message (Python, templates, page scripts) and bring each language's
 # catalog up to date, then compile them (the .mo files are built, never committed).

@@ -1,10 +1,10 @@
 """Correspondence checkers service."""
 
-from app.build import choose_build, package_version
+from checkers_engine.build import package_version
 
-# Before any hot module is imported: the compiled build, or the pure sources if asked for
-# (CHECKERS_PURE_PYTHON=1) or if the compiled modules are out of date (app/build.py).
-choose_build()
+# The service's distribution, beside the engine's (checkers-engine), which chooses its own
+# build, compiled or pure, when first imported.
+DISTRIBUTION = "checkers-service"
 
 # The one version is pyproject.toml's, as installed.
-__version__ = package_version()
+__version__ = package_version(DISTRIBUTION)

@@ -13,7 +13,7 @@ from typing import Any
 
 
 def _cmd_perft(args: argparse.Namespace) -> int:
-    from app.engine import Board, EngineError, perft, perft_divide
+    from checkers_engine import Board, EngineError, perft, perft_divide
 
     try:
         board = Board(args.rule_set, fen=args.fen)
@@ -180,7 +180,7 @@ def _build_locked(
 ) -> dict[int, float]:
     """Build under the tables directory's lock: after a build already running (the
     service's on first use, say), whose files are then reused."""
-    from app.ai import egdb
+    from checkers_engine.ai import egdb
 
     with egdb.build_lock(directory) as held:
         if held:
@@ -191,8 +191,8 @@ def _build_locked(
 
 
 def _cmd_egdb_build(args: argparse.Namespace) -> int:
-    from app.ai import egdb
-    from app.engine import RULE_SETS
+    from checkers_engine import RULE_SETS
+    from checkers_engine.ai import egdb
 
     keys = list(RULE_SETS) if args.rule_set == "all" else [args.rule_set]
     if any(key not in RULE_SETS for key in keys):
@@ -218,8 +218,8 @@ def _cmd_egdb_build(args: argparse.Namespace) -> int:
 def _cmd_egdb_check(args: argparse.Namespace) -> int:
     """Each sampled position's stored value against the values after its moves; exit 1
     on any disagreement (a damaged or foreign file, or a solver fault)."""
-    from app.ai import egdb
-    from app.engine import RULE_SETS
+    from checkers_engine import RULE_SETS
+    from checkers_engine.ai import egdb
 
     if args.rule_set not in RULE_SETS:
         print(f"error: unknown rule set {args.rule_set!r}; known: {', '.join(RULE_SETS)}",
@@ -246,7 +246,7 @@ def _cmd_egdb_check(args: argparse.Namespace) -> int:
 
 
 def _pieces(text: str) -> int:
-    from app.ai.egdb import MAX_PIECES
+    from checkers_engine.ai.egdb import MAX_PIECES
 
     try:
         pieces = int(text)
@@ -284,9 +284,10 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
-        from app.build import describe
+        from app import DISTRIBUTION
+        from checkers_engine.build import describe
 
-        print(describe())
+        print(describe(DISTRIBUTION))
         parser.exit()
 
 

@@ -28,7 +28,11 @@ import sys
 import time
 from pathlib import Path
 
-from ai_ladder import (  # bench/ is the script's own directory
+from app.computer.runner import search_pool
+from app.computer.worker import REPLY_NICENESS, TaskKind, run_task, task_for
+from checkers_engine import Board
+from checkers_engine.ai import Level, book, egdb
+from checkers_engine.ai.matches import (
     MAX_PLIES,
     adjudicate,
     balanced_openings,
@@ -36,15 +40,10 @@ from ai_ladder import (  # bench/ is the script's own directory
     read_ballots,
     ruled,
 )
+from checkers_engine.build import build_info
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from app.ai import Level, book, egdb  # noqa: E402
-from app.build import build_info  # noqa: E402
-from app.computer.runner import search_pool  # noqa: E402
-from app.computer.worker import REPLY_NICENESS, TaskKind, run_task, task_for  # noqa: E402
-from app.engine import Board  # noqa: E402
+BALLOTS = ROOT / "engine" / "data" / "english-3move-ballots.txt"
 
 
 def instant(board: Board) -> str | None:
@@ -91,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.rule_set == "english":
-        openings = read_ballots()[: args.games]
+        openings = read_ballots(BALLOTS)[: args.games]
     else:
         openings = balanced_openings(args.rule_set, args.games, args.seed, depth=8)
     budget = args.time

@@ -13,24 +13,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from sqlalchemy import create_engine, text
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.engine import make_url
 
-from sqlalchemy import create_engine, text  # noqa: E402
-from sqlalchemy.dialects import postgresql  # noqa: E402
-from sqlalchemy.engine import make_url  # noqa: E402
-
-from app.core.clock import ManualClock  # noqa: E402
-from app.core.db import Database  # noqa: E402
-from app.core.migrate import upgrade  # noqa: E402
-from app.core.settings import Settings  # noqa: E402
-from app.engine import Board  # noqa: E402
-from app.rooms.jobs import due_query, sweep  # noqa: E402
+from app.core.clock import ManualClock
+from app.core.db import Database
+from app.core.migrate import upgrade
+from app.core.settings import Settings
+from app.rooms.jobs import due_query, sweep
+from checkers_engine import Board
 
 NOW = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
 

@@ -95,7 +95,7 @@ def missing_axe() -> str | None:
 
 @cache
 def missing_compiled_build() -> str | None:
-    from app import build
+    from checkers_engine import build
 
     if build.compiled_available():
         return None

@@ -1,12 +1,12 @@
 """The computer's players against the rooms' names of them: a room's seat stores a level
 of `app.rooms.models.Level` (the rooms import nothing of the AI), the worker plays the
-`app.ai.Level` of the same value. `check_levels` runs where the computer registers its
+`checkers_engine.ai.Level` of the same value. `check_levels` runs where the computer registers its
 hooks (the app factory), so a level added to one side only stops the service at start."""
 
 from __future__ import annotations
 
-from app.ai import Level
 from app.rooms.models import Level as SeatLevel
+from checkers_engine.ai import Level
 
 
 def check_levels() -> None:

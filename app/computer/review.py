@@ -22,14 +22,14 @@ from sqlalchemy import Float, ForeignKey, Integer, String, UniqueConstraint, sel
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship, selectinload
 
-from app.ai import Level
 from app.core.context import Context
 from app.core.db import Base, EnumValue, UTCDateTime, read_transaction
 from app.core.errors import Conflict, NotFound
-from app.engine import Board, Side
 from app.imports.models import ImportedGame
 from app.rooms import service as rooms
 from app.rooms.models import GameStatus
+from checkers_engine import Board, Side
+from checkers_engine.ai import Level
 
 from .worker import Task, TaskKind
 

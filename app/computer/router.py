@@ -11,12 +11,12 @@ from app.core.deps import BaseUrlDep, ClientDep, ContextDep, SessionDep
 from app.core.ids import id_path
 from app.core.openapi import refusals
 from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
-from app.engine import Side
 from app.rooms import service as rooms
 from app.rooms.pdn import export_game
 from app.rooms.routes import GameNumber, RoomId, pdn_answer
 from app.rooms.schemas import ErrorOut, MoveForms, SeatGrant
 from app.rooms.view import grant_view, move_forms, share_url
+from checkers_engine import Side
 
 from . import review, service
 from .review import (

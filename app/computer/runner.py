@@ -37,7 +37,6 @@ from dataclasses import dataclass, field
 
 from apscheduler.schedulers.base import BaseScheduler
 
-from app.ai import Level
 from app.core.clock import Clock
 from app.core.context import Context
 from app.core.db import Database
@@ -47,6 +46,7 @@ from app.core.logging import log_fields
 from app.core.settings import Settings
 from app.rooms.policy import vs_computer
 from app.rooms.state import GameState
+from checkers_engine.ai import Level
 
 from . import review, service
 from .tables import TableBuilds

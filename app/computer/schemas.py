@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from app.ai import Level
 from app.rooms.models import Level as SeatLevel
 from app.rooms.schemas import FromPosition
+from checkers_engine.ai import Level
 
 LEVELS = ", ".join(f"{level.title} ({level.difficulty})" for level in Level)
 

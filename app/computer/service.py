@@ -18,7 +18,6 @@ from sqlalchemy.orm import Session
 from app.core.context import Context
 from app.core.db import read_transaction
 from app.core.logging import log_fields
-from app.engine import Side
 from app.rooms import errors
 from app.rooms import service as rooms
 from app.rooms.models import (
@@ -37,6 +36,7 @@ from app.rooms.models import Level as SeatLevel
 from app.rooms.policy import pending_offer
 from app.rooms.seats import COMPUTER
 from app.rooms.state import GameState
+from checkers_engine import Side
 
 from .levels import player
 from .worker import Task, TaskKind, task_for

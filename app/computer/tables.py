@@ -22,7 +22,7 @@ from collections import Counter
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-from app.ai import egdb
+from checkers_engine.ai import egdb
 
 log = logging.getLogger("checkers.computer")
 

@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from app.ai import Level, choose_move, evaluate_for_draw_offer, review_position
-from app.engine import Board, Side
+from checkers_engine import Board, Side
+from checkers_engine.ai import Level, choose_move, evaluate_for_draw_offer, review_position
 
 
 class TaskKind(enum.StrEnum):

@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from app import __version__
-from app.build import build_info
+from checkers_engine.build import build_info
 
 from .db import Database
 from .deps import DatabaseDep

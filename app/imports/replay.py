@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from app.engine import pdn
-from app.engine.pdn import PdnError, ReplayReport
+from checkers_engine import pdn
+from checkers_engine.pdn import PdnError, ReplayReport
 
 PdnResult = Literal["1-0", "0-1", "1/2-1/2", "*"]
 

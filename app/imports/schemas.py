@@ -7,8 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.engine import Side
 from app.rooms.schemas import RULE_SET_KEYS, MoveOut, RuleSetOut
+from checkers_engine import Side
 
 PdnResult = Literal["1-0", "0-1", "1/2-1/2", "*"]
 

@@ -13,9 +13,9 @@ from app.core.context import Context
 from app.core.errors import InvalidInput, NotFound
 from app.core.ids import new_id
 from app.core.settings import Settings
-from app.engine import RULE_SETS, Side, pdn, tradition
-from app.engine.pdn import AFTER_ROSTER, ROSTER, GameRecord
 from app.rooms import errors as room_errors
+from checkers_engine import RULE_SETS, Side, pdn, tradition
+from checkers_engine.pdn import AFTER_ROSTER, ROSTER, GameRecord
 
 from .models import ImportedGame
 from .replay import Limits, Replayed, replay_text

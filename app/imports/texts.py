@@ -1,6 +1,6 @@
 """What the PDN reader's notes and failure reasons say to people, in each language.
 
-The engine reports them by stable code and parameters (`app.engine.messages`), with its
+The engine reports them by stable code and parameters (`checkers_engine.messages`), with its
 English as the API's and the stored text; here each code has its message id (the same
 English, `{name}` placeholders), translated in the catalogs. The pages fill them in the
 reader's language from `texts_for`, which each page that shows notes carries.
@@ -8,8 +8,8 @@ reader's language from `texts_for`, which each page that shows notes carries.
 
 from __future__ import annotations
 
-from app.engine import RULE_SETS
 from app.i18n import N_, Translator
+from checkers_engine import RULE_SETS
 
 # Code -> message id; each is the engine's English for the code (a test holds them equal).
 PDN_TEXTS: dict[str, str] = {

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from app.engine import RULE_SETS, tradition
 from app.i18n.context import current
 from app.rooms.positions import start_board, start_text
 from app.rooms.schemas import MoveOut
 from app.rooms.view import move_forms, move_number, rule_set_out
+from checkers_engine import RULE_SETS, tradition
 
 from .models import ImportedGame
 from .replay import as_result

@@ -8,12 +8,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from app.engine import Side
 from app.i18n import Translator, translator
 from app.rooms import texts
 from app.rooms.models import DeclineReason, Level, OfferKind
 from app.rooms.names import shown_name
 from app.rooms.reasons import DropCode, Dropped, Reason, ReasonCode
+from checkers_engine import Side
 
 
 def _name(tr: Translator, who: dict[str, Any]) -> str:

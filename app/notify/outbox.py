@@ -21,12 +21,12 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from app.core.context import Context
-from app.engine import Side
-from app.engine.notation import format_path
 from app.rooms import hooks, policy
 from app.rooms.models import Ending, EventKind, GameStatus, OfferKind, SeatRole
 from app.rooms.reasons import closed
 from app.rooms.state import GameState
+from checkers_engine import Side
+from checkers_engine.notation import format_path
 
 from .models import Channel, Delivery, Notification, PushSubscription, SeatEmail
 from .subscriptions import forget_devices

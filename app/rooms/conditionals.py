@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from app.core.context import Context
 from app.core.errors import InvalidInput
 from app.core.settings import Settings
-from app.engine import AmbiguousMoveError, Board, EngineError, IllegalMoveError, Move
+from checkers_engine import AmbiguousMoveError, Board, EngineError, IllegalMoveError, Move
 
 from .models import ConditionalLines, Seat
 from .reasons import Dropped

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from app.core.context import Context
-from app.engine import (
+from checkers_engine import (
     Side,
 )
 

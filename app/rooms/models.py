@@ -26,7 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.core.db import Base, EnumValue, UTCDateTime
-from app.engine import Side, Termination
+from checkers_engine import Side, Termination
 
 from .reasons import DropCode, Dropped, Reason, ReasonCode
 

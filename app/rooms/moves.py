@@ -7,15 +7,15 @@ from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from app.core.context import Context
-from app.engine import (
+from checkers_engine import (
     AmbiguousMoveError,
     Board,
     EngineError,
     IllegalMoveError,
     notation,
 )
-from app.engine import Move as BoardMove
-from app.engine.notation import format_move, format_path
+from checkers_engine import Move as BoardMove
+from checkers_engine.notation import format_move, format_path
 
 from . import conditionals, errors, reasons
 from .conditionals import drop_plan

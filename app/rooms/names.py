@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from app.engine import Side
+from checkers_engine import Side
 
 from .models import Level
 

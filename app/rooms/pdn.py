@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.engine import RULE_SETS, Side, tradition
-from app.engine.pdn import GameRecord, write_game
+from checkers_engine import RULE_SETS, Side, tradition
+from checkers_engine.pdn import GameRecord, write_game
 
 from .models import Ending, Game, GameStatus, Move, Room
 from .names import shown_name

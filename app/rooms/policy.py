@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Literal, cast
 
 from app.core.settings import Settings
-from app.engine import pdn_result as engine_pdn_result
+from checkers_engine import pdn_result as engine_pdn_result
 
 from . import errors, reasons
 from .models import (

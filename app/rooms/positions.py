@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.engine import Board, InvalidFenError, Side, fen, tradition
-from app.engine.fen import Position
+from checkers_engine import Board, InvalidFenError, Side, fen, tradition
+from checkers_engine.fen import Position
 
 from . import errors
 

@@ -17,7 +17,7 @@ from datetime import timedelta
 from typing import Any
 
 from app.core.settings import Settings
-from app.engine import Outcome, Side, Termination
+from checkers_engine import Outcome, Side, Termination
 
 
 class ReasonCode(enum.StrEnum):

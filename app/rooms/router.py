@@ -24,8 +24,8 @@ from app.core.deps import (
 from app.core.ids import id_path
 from app.core.openapi import refusals
 from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
-from app.engine import RULE_SETS, Board, EngineError
 from app.i18n import translator
+from checkers_engine import RULE_SETS, Board, EngineError
 
 from . import errors, service
 from .events import MAX_VERSION, SSE_EVENT_EXAMPLE, SSE_EVENT_SCHEMA

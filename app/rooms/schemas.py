@@ -15,7 +15,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from app.core.errors import Error
-from app.engine import RULE_SETS, Side
+from checkers_engine import RULE_SETS, Side
 
 from .models import (
     DeclineReason,

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from app.core.context import Context
 from app.core.logging import log_fields
-from app.engine import (
+from checkers_engine import (
     RULE_SETS,
     Board,
 )

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session, joinedload
 
-from app.engine import Board, Side
+from checkers_engine import Board, Side
 
 from . import errors
 from .models import (

@@ -7,8 +7,8 @@ reader's language.
 
 from __future__ import annotations
 
-from app.engine import RULE_SETS, Side
 from app.i18n import N_, Translator
+from checkers_engine import RULE_SETS, Side
 
 from .models import DeclineReason, Game, GameStatus, OfferKind
 from .reasons import DropCode, Dropped, Reason, ReasonCode

@@ -9,8 +9,8 @@ from typing import Any, Protocol
 
 from app.core.context import Context
 from app.core.settings import Settings
-from app.engine import RULE_SETS, Board, RuleSet, Side, Style, notation, tradition
 from app.i18n import Translator, translator
+from checkers_engine import RULE_SETS, Board, RuleSet, Side, Style, notation, tradition
 
 from . import policy, texts
 from .locking import Granted

@@ -20,14 +20,12 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
-from app.ai import Level
 from app.computer import service as computer
 from app.computer.schemas import ComputerGameIn
 from app.core.context import Context
 from app.core.deps import BaseUrlDep, ContextDep, SessionDep
 from app.core.ids import is_id
 from app.core.responses import ModelResponse, no_store
-from app.engine import RULE_SETS
 from app.i18n import COOKIE as LANGUAGE_COOKIE
 from app.i18n import DEFAULT_RULE_SET, LANGUAGES, Translator, page_catalog
 from app.i18n.context import current
@@ -43,6 +41,8 @@ from app.rooms.schemas import CreateRoomIn, JoinIn
 from app.rooms.state import GameState
 from app.rooms.texts import LEVEL_DIFFICULTY
 from app.rooms.view import build_view, rule_set_out
+from checkers_engine import RULE_SETS
+from checkers_engine.ai import Level
 
 from .assets import ASSET_VERSION, STATIC, asset
 from .security import (

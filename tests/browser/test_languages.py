@@ -241,8 +241,8 @@ def test_the_import_page_says_a_bad_fen_tag_and_an_unknown_gametype_in_russian(
     """The FEN tag's own reason, and the known GameTypes' rule-set names, in Russian."""
     from playwright.sync_api import expect
 
-    from app.engine.pdn import known_gametypes
     from app.imports.texts import PDN_TEXTS
+    from checkers_engine.pdn import known_gametypes
 
     tr = translator("ru")
     detail = tr._(PDN_TEXTS["fen_square_twice"], square="c3")

@@ -16,8 +16,8 @@ from app.core.clock import ManualClock
 from app.core.context import Context
 from app.core.db import Database
 from app.core.settings import Settings
-from app.engine import Board
 from app.main import create_app
+from checkers_engine import Board
 
 LEVELS = ["tamer", "driver", "warden", "executive"]
 

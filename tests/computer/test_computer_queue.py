@@ -20,8 +20,8 @@ from app.computer.runner import ComputerRunner
 from app.core.clock import ManualClock
 from app.core.db import Database
 from app.core.settings import Settings
-from app.engine import Board
 from app.main import create_app
+from checkers_engine import Board
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("computer")]
 

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from app.ai import egdb
 from app.computer.tables import TableBuilds
 from app.core.clock import ManualClock
 from app.core.db import Database
 from app.core.settings import Settings
-from app.engine import Board
 from app.main import create_app
+from checkers_engine import Board
+from checkers_engine.ai import egdb
 from tests.computer.test_computer_games import auth, runner, start, wait_for
 
 

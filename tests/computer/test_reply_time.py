@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from app.ai import Level, analyse
 from app.computer.runner import search_pool
 from app.computer.worker import (
     REPLY_NICENESS,
@@ -28,7 +27,8 @@ from app.computer.worker import (
     start_worker,
     task_for,
 )
-from app.engine import Board
+from checkers_engine import Board
+from checkers_engine.ai import Level, analyse
 
 pytestmark = [pytest.mark.slow]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app import build
+from checkers_engine import build
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKERS = [sys.executable, "-m", "app.cli"]

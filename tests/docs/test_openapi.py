@@ -15,12 +15,12 @@ import jsonschema_rs
 import pytest
 from fastapi.testclient import TestClient
 
-from app.ai import Level
 from app.core.errors import ServiceError, error_codes
 from app.core.settings import Settings
-from app.engine import RULE_SETS
 from app.main import create_app
 from app.rooms.models import EventKind
+from checkers_engine import RULE_SETS
+from checkers_engine.ai import Level
 
 APP_DIR = Path(__file__).resolve().parents[2] / "app"
 CAMEL = re.compile(r"^[a-z]+(?:[A-Z][a-z0-9]*)*$")

@@ -9,7 +9,7 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from app.engine import RULE_SETS, Board, EngineError, parse_square
+from checkers_engine import RULE_SETS, Board, EngineError, parse_square
 
 RULE_SET_KEYS = sorted(RULE_SETS)
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))

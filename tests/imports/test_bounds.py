@@ -19,8 +19,8 @@ from sqlalchemy import text
 from app.core.clock import ManualClock
 from app.core.db import Database
 from app.core.settings import Settings
-from app.engine.messages import EXCERPT, QUOTED
 from app.main import create_app
+from checkers_engine.messages import EXCERPT, QUOTED
 
 KINGS = '[FEN "B:WK32:BK1"]\n'  # English: drums (Black) king on 1, tires' king on 32
 SHUFFLE = ("1-6", "32-27", "6-1", "27-32")

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 from app.core.clock import ManualClock
 from app.core.db import Database
 from app.core.settings import Settings
-from app.engine import pdn
 from app.main import create_app
+from checkers_engine import pdn
 
 THREE = """[Event "one"]
 [White "W1"]

@@ -14,13 +14,13 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from app.core.db import Database
-from app.engine import messages, pdn
-from app.engine.board import Board
-from app.engine.errors import IllegalMoveError
-from app.engine.notation import parse_move
 from app.i18n import translator
 from app.imports.models import ImportedGame
 from app.imports.texts import PDN_TEXTS, WORDS, texts_for
+from checkers_engine import messages, pdn
+from checkers_engine.board import Board
+from checkers_engine.errors import IllegalMoveError
+from checkers_engine.notation import parse_move
 
 # Game 1: a Result tag that is not a PDN result (read as *); game 2 fails on "hello"
 # (line 6, column 10).

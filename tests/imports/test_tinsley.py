@@ -1,6 +1,6 @@
 """The Tinsley archive (724 recorded English games) imported through the API in one
-request (issue 15, point 4). The file is ``data/tinsley.pdn``;
-the figures are the archive's, as ``data/README.md`` states them."""
+request (issue 15, point 4). The file is ``engine/data/tinsley.pdn``;
+the figures are the archive's, as ``engine/data/README.md`` states them."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from fastapi.testclient import TestClient
 
 from app.core.db import Base, Database
 from app.core.settings import Settings
-from app.engine import pdn
 from app.main import create_app
+from checkers_engine import pdn
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "data"
+DATA = ROOT / "engine" / "data"
 TINSLEY = DATA / "tinsley.pdn"
 
 
@@ -27,7 +27,7 @@ TINSLEY = DATA / "tinsley.pdn"
 def imported() -> Iterator[tuple[TestClient, str, dict[str, Any]]]:
     """One import of the whole file (it fits in IMPORT_MAX_BYTES), on SQLite."""
     if not TINSLEY.is_file():
-        pytest.fail(f"{TINSLEY} is missing (data/README.md says where it comes from)")
+        pytest.fail(f"{TINSLEY} is missing (engine/data/README.md says where it comes from)")
     text = TINSLEY.read_text(encoding="ascii")
     settings = Settings()
     assert len(text.encode()) < settings.import_max_bytes

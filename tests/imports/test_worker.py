@@ -2,7 +2,8 @@
 worker process at a lower priority; a client has one import replayed at a time and the
 service a bounded number; a text's moves in all are capped; the answer is streamed.
 
-Tinsley's archive (724 games, 36,108 plies, from `data/`) is the large real import."""
+Tinsley's archive (724 games, 36,108 plies, from the engine's `engine/data/`) is the large
+real import."""
 
 from __future__ import annotations
 
@@ -18,10 +19,10 @@ from sqlalchemy import text
 from app.core.db import Database
 from app.core.ratelimit import is_limited
 from app.core.settings import Settings
-from app.engine import pdn
 from app.imports.runner import ImportBusy, ImportQuota, ImportRunner
+from checkers_engine import pdn
 
-TINSLEY = Path(__file__).resolve().parents[2] / "data" / "tinsley.pdn"
+TINSLEY = Path(__file__).resolve().parents[2] / "engine" / "data" / "tinsley.pdn"
 KINGS = '[FEN "B:WK32:BK1"]\n'
 SHUFFLE = ("1-6", "32-27", "6-1", "27-32")
 

@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 from sqlalchemy import create_engine, text
 
-from app.engine import Board
+from checkers_engine import Board
 
 ROOT = Path(__file__).resolve().parents[2]
 

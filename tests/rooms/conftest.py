@@ -17,8 +17,8 @@ from app.core.clock import ManualClock
 from app.core.db import Database
 from app.core.migrate import upgrade
 from app.core.settings import Settings
-from app.engine import Board, Move
 from app.main import create_app
+from checkers_engine import Board, Move
 
 
 def played_row(board: Board, move: Move, ply: int, at: datetime) -> dict[str, Any]:

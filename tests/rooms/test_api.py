@@ -16,9 +16,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from app import build
 from app.core.db import Database
 from app.rooms.models import Seat
+from checkers_engine import build
 
 from .conftest import Api, Room
 

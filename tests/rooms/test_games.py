@@ -15,9 +15,9 @@ import pytest
 from sqlalchemy import select
 
 from app.core.db import Database
-from app.engine import Board
-from app.engine.pdn import read_pdn
 from app.rooms.models import Game, Move
+from checkers_engine import Board
+from checkers_engine.pdn import read_pdn
 
 from .conftest import Api
 

@@ -47,7 +47,7 @@ def test_the_rooms_import_nothing_of_the_ai_the_computer_or_the_notifications() 
     for path in sorted(ROOMS.glob("*.py")):
         for module, _ in _imports(path):
             assert not module.startswith(
-                ("app.ai", "app.computer", "app.notify", "app.web", "app.imports")
+                ("checkers_engine.ai", "app.computer", "app.notify", "app.web", "app.imports")
             ), (path.name, module)
 
 

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 import pytest
 
 from app.core.settings import Settings
-from app.engine import RULE_SETS, Outcome, Side, Termination
 from app.rooms import reasons
 from app.rooms.models import Ending, Game, GameStatus, Room, RoomStatus, Seat, SeatRole
 from app.rooms.pdn import export_game
+from checkers_engine import RULE_SETS, Outcome, Side, Termination
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 SETTINGS = Settings(claim_after_seconds=48 * 3600, expire_after_seconds=7 * 24 * 3600)

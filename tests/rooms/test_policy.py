@@ -7,7 +7,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from app.core.settings import Settings
-from app.engine import Side
 from app.rooms import errors, policy
 from app.rooms.models import (
     Ending,
@@ -23,6 +22,7 @@ from app.rooms.models import (
     SeatRole,
 )
 from app.rooms.policy import Deadline
+from checkers_engine import Side
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)

@@ -21,9 +21,9 @@ from app.core.clock import ManualClock
 from app.core.context import Context
 from app.core.db import Database
 from app.core.settings import Settings
-from app.engine import pdn
 from app.rooms import service
 from app.rooms.models import Level
+from checkers_engine import pdn
 
 from .conftest import Api, Room
 

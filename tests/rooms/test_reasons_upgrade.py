@@ -19,9 +19,9 @@ from sqlalchemy import MetaData, create_engine, func, insert, select
 from app.core.db import Database
 from app.core.migrate import downgrade, upgrade
 from app.core.settings import Settings
-from app.engine import Board
 from app.main import create_app
 from app.rooms.seats import hash_token
+from checkers_engine import Board
 
 from .conftest import DIALECTS, migrated_to, played_row
 

@@ -14,10 +14,10 @@ from sqlalchemy import select
 
 from app.core.db import Database
 from app.core.settings import Settings
-from app.engine import Board
 from app.rooms.models import Event, Game, GameStatus, Room, RoomStatus, Seat
 from app.rooms.policy import next_check
 from app.rooms.seats import hash_token
+from checkers_engine import Board
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 import pytest
 
 from app.core.settings import Settings
-from app.engine import Outcome, Side, Termination
 from app.i18n import LANGUAGES, translator
 from app.rooms import reasons, texts
 from app.rooms.models import Ending, Game, GameStatus, SeatRole
+from checkers_engine import Outcome, Side, Termination
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 SETTINGS = Settings(claim_after_seconds=48 * 3600, expire_after_seconds=7 * 24 * 3600)

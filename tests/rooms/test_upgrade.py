@@ -24,9 +24,9 @@ from sqlalchemy import MetaData, create_engine, insert, select
 from app.core.db import Database
 from app.core.migrate import upgrade
 from app.core.settings import Settings
-from app.engine import Board, pdn
 from app.main import create_app
 from app.rooms.seats import hash_token
+from checkers_engine import Board, pdn
 
 from .conftest import DIALECTS, migrated_to, played_row
 

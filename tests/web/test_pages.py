@@ -17,9 +17,9 @@ from sqlalchemy import select
 from app.core.clock import ManualClock
 from app.core.db import Database
 from app.core.settings import Settings
-from app.engine import RULE_SETS
 from app.main import create_app
 from app.rooms.models import SeatTransfer
+from checkers_engine import RULE_SETS
 
 # A seat that chose no name, asked for no notifications and stored no conditional moves.
 NO_NAME_NO_ALERTS = {
