@@ -15,33 +15,45 @@ from .test_room_page import _create, _join, _tap
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_no_page_has_an_accessibility_violation(
-    browser: Any, server: str, axe_source: str, scheme: str
-) -> None:
+def audit_both(page: Any, axe_source: str) -> dict[str, list[dict[str, Any]]]:
+    """The page audited in the light colour scheme, then in the dark one, then back."""
+    found = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        found[scheme] = audit(page, axe_source)
+    page.emulate_media(color_scheme="light")
+    return found
+
+
+def test_no_page_has_an_accessibility_violation(browser: Any, server: str, axe_source: str) -> None:
     from playwright.sync_api import expect
 
     found: dict[str, list[dict[str, Any]]] = {}
-    home = new_page(browser, scheme=scheme)
+
+    def check(name: str, page: Any) -> None:
+        for scheme, violations in audit_both(page, axe_source).items():
+            found[f"{name} ({scheme})"] = violations
+
+    home = new_page(browser)
     home.goto(server + "/")
-    found["home"] = audit(home, axe_source)
-    creator = new_page(browser, scheme=scheme)
+    check("home", home)
+    creator = new_page(browser)
     url = _create(creator, server)
-    found["waiting room"] = audit(creator, axe_source)
-    invited = new_page(browser, 375, 812, scheme=scheme)
+    check("waiting room", creator)
+    invited = new_page(browser, 375, 812)
     invited.goto(url)
-    found["invitation"] = audit(invited, axe_source)
+    check("invitation", invited)
     _join(invited, url)
     expect(creator.locator("#status")).to_contain_text("Your move", timeout=WAIT)
     _tap(creator, 11, 15)
     expect(invited.locator("#moves button")).to_have_count(1, timeout=WAIT)
-    found["player"] = audit(creator, axe_source)
-    watcher = new_page(browser, scheme=scheme)
+    check("player", creator)
+    watcher = new_page(browser)
     watcher.goto(url)
-    found["spectator"] = audit(watcher, axe_source)
+    check("spectator", watcher)
     invited.get_by_role("button", name="Resign").click()
     invited.locator("#confirm-ok").click()
     expect(watcher.locator("#status")).to_contain_text("Drums win", timeout=WAIT)
-    found["finished game"] = audit(watcher, axe_source)
+    check("finished game", watcher)
     problems = {page: v for page, v in found.items() if v}
     assert problems == {}, json.dumps(problems, indent=1)

@@ -35,60 +35,60 @@ def assert_in_view(page: Any, *selectors: str) -> None:
         assert inside, f"{selector} at {box} is outside {width}x{height}"
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_each_decision_is_above_the_fold(
-    browser: Any, server: str, width: int, height: int
-) -> None:
+def assert_in_view_at_each_size(page: Any, *selectors: str) -> None:
+    """The page at each size in turn, from its top, with the elements in view."""
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("() => window.scrollTo(0, 0)")
+        assert_in_view(page, *selectors)
+    page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+
+
+def test_each_decision_is_above_the_fold(browser: Any, server: str) -> None:
     from playwright.sync_api import expect
 
+    width, height = SIZES[0]
     drums = new_page(browser, width, height)
     url = _create(drums, server)
     share = drums.get_by_role("button", name="Share").first
     expect(share).to_be_visible(timeout=WAIT)
-    assert_in_view(drums, "#board", "#status", "#share-action")
+    assert_in_view_at_each_size(drums, "#board", "#status", "#share-action")
 
     tires = new_page(browser, width, height)
     tires.goto(url)
     accept = tires.get_by_role("button", name="Accept and play the tires")
     expect(accept).to_be_visible(timeout=WAIT)
-    assert_in_view(tires, "#board", "#actions .button.primary")
+    assert_in_view_at_each_size(tires, "#board", "#actions .button.primary")
 
     _join(tires, url)
-    tires.evaluate("() => window.scrollTo(0, 0)")
     expect(drums.locator("#status")).to_contain_text("Your move", timeout=WAIT)
     expect(drums.locator("#deadline")).to_contain_text("Move by", timeout=WAIT)
-    assert_in_view(drums, "#board", "#status", "#deadline")
+    assert_in_view_at_each_size(drums, "#board", "#status", "#deadline")
 
     _tap(drums, 11, 15)
     tires.get_by_role("button", name="Offer draw (3 left)").click()
     expect(drums.locator("#offer")).to_be_visible(timeout=WAIT)
-    drums.evaluate("() => window.scrollTo(0, 0)")
     for name in ("Accept draw", "Decline draw"):
         expect(drums.get_by_role("button", name=name)).to_be_visible()
-    assert_in_view(drums, "#board", "#offer", "#actions")
+    assert_in_view_at_each_size(drums, "#board", "#offer", "#actions")
 
     drums.get_by_role("button", name="Decline draw").click()
     drums.get_by_role("button", name="Resign").click()
     drums.locator("#confirm-ok").click()
     expect(tires.locator("#status")).to_contain_text("Tires win", timeout=WAIT)
-    tires.evaluate("() => window.scrollTo(0, 0)")
     expect(tires.get_by_role("button", name="Offer a rematch")).to_be_visible(timeout=WAIT)
-    assert_in_view(tires, "#board", "#status", "#actions")
+    assert_in_view_at_each_size(tires, "#board", "#status", "#actions")
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_the_claim_is_above_the_fold_once_open(
-    browser: Any, quick_server: str, width: int, height: int
-) -> None:
+def test_the_claim_is_above_the_fold_once_open(browser: Any, quick_server: str) -> None:
     from playwright.sync_api import expect
 
-    drums = new_page(browser, width, height)
+    drums = new_page(browser, *SIZES[0])
     url = _create(drums, quick_server)
-    tires = new_page(browser, width, height)
+    tires = new_page(browser, *SIZES[0])
     _join(tires, url)
     expect(drums.locator("#status")).to_contain_text("Your move", timeout=WAIT)
     _tap(drums, 11, 15)
     claim = drums.get_by_role("button", name="Claim the win")
     expect(claim).to_be_enabled(timeout=8000)
-    drums.evaluate("() => window.scrollTo(0, 0)")
-    assert_in_view(drums, "#board", "#deadline", "#actions")
+    assert_in_view_at_each_size(drums, "#board", "#deadline", "#actions")
