@@ -9,6 +9,8 @@ static files is a new worker, which replaces the old one's cache when it takes o
 
 from __future__ import annotations
 
+import functools
+
 import orjson
 from fastapi import APIRouter, Response
 
@@ -88,7 +90,10 @@ def web_app_manifest() -> Response:
     )
 
 
+@functools.cache
 def service_worker_source(version: str) -> bytes:
+    """The worker's script for `version`: made once per process, since browsers ask for it
+    on every visit."""
     head = f"const VERSION = {orjson.dumps(version).decode()};\n"
     head += f"const SHELL = {orjson.dumps(shell(version)).decode()};\n"
     return head.encode() + (STATIC / "js" / "sw.js").read_bytes()

@@ -27,7 +27,7 @@ from app.core.deps import BaseUrlDep, ContextDep, SessionDep
 from app.core.ids import is_id
 from app.core.responses import ModelResponse, no_store
 from app.i18n import COOKIE as LANGUAGE_COOKIE
-from app.i18n import DEFAULT_RULE_SET, LANGUAGES, Translator, page_catalog
+from app.i18n import DEFAULT_RULE_SET, LANGUAGES, N_, Translator, page_catalog
 from app.i18n.context import current
 from app.imports import service as imports
 from app.imports.texts import texts_for
@@ -59,18 +59,19 @@ HERE = FsPath(__file__).parent
 # The colour scheme a visitor chose, kept in the browser: "auto" follows the system's.
 THEME_COOKIE = "theme"
 THEMES = ("auto", "light", "dark")
+# The switch's label says the scheme shown and the one it goes to.
+THEME_LABELS = {
+    "auto": N_("Colours follow the system: switch to light"),
+    "light": N_("Light colours: switch to dark"),
+    "dark": N_("Dark colours: switch to follow the system"),
+}
 
 
 def _theme(tr: Translator, chosen: str) -> dict[str, str]:
     """The page's scheme, the one its switch goes to next, and the switch's label."""
     theme = chosen if chosen in THEMES else "auto"
-    labels = {
-        "auto": tr._("Colours follow the system: switch to light"),
-        "light": tr._("Light colours: switch to dark"),
-        "dark": tr._("Dark colours: switch to follow the system"),
-    }
     following = THEMES[(THEMES.index(theme) + 1) % len(THEMES)]
-    return {"theme": theme, "theme_next": following, "theme_label": labels[theme]}
+    return {"theme": theme, "theme_next": following, "theme_label": tr._(THEME_LABELS[theme])}
 
 
 def _language(request: Request) -> dict[str, Any]:

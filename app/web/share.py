@@ -42,8 +42,9 @@ def room_qr(session: SessionDep, base: BaseUrlDep, room_id: str) -> Response:
     """The room's link as a QR code; 404 for a room that does not exist."""
     if not is_id(room_id) or session.get(Room, room_id) is None:
         return Response(status_code=status.HTTP_404_NOT_FOUND)
+    link = share_url(base, room_id)
     return Response(
-        qr_svg(share_url(base, room_id), share_url(base, room_id)),
+        qr_svg(link, title=link),
         media_type="image/svg+xml",
         headers={"Cache-Control": "public, max-age=86400"},
     )

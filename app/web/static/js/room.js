@@ -897,6 +897,19 @@ bindBoardTools(notation, {
 
 // --- while you were away ---------------------------------------------------------------
 
+// What the opponent did, by the event's kind, said with their name.
+const RIVAL_DID = {
+  joined: (name) => t("{name} accepted your invitation.", { name }),
+  draw_offered: (name) => t("{name} offered a draw.", { name }),
+  draw_accepted: (name) => t("{name} accepted your draw offer.", { name }),
+  draw_declined: (name) => t("{name} declined your draw offer.", { name }),
+  rematch_offered: (name) => t("{name} offered a rematch.", { name }),
+  rematch_accepted: (name) => t("{name} accepted the rematch: a new game began.", { name }),
+  rematch_declined: (name) => t("{name} declined the rematch.", { name }),
+  resigned: (name) => t("{name} resigned.", { name }),
+  forfeit_claimed: (name) => t("{name} claimed the win on time.", { name }),
+};
+
 /** What the record says happened since `events` began, told to the player `me`: the
  * opponent's moves, the replies their plan played, offers and answers, a resignation, a
  * claim that opened, a new game. */
@@ -924,18 +937,9 @@ function awayLines(events, me) {
       continue;
     }
     flushMoves();
-    const said = {
-      joined: mine ? null : t("{name} accepted your invitation.", { name: rival }),
-      draw_offered: mine ? null : t("{name} offered a draw.", { name: rival }),
-      draw_accepted: mine ? null : t("{name} accepted your draw offer.", { name: rival }),
-      draw_declined: mine ? null : t("{name} declined your draw offer.", { name: rival }),
-      rematch_offered: mine ? null : t("{name} offered a rematch.", { name: rival }),
-      rematch_accepted: mine ? null : t("{name} accepted the rematch: a new game began.", { name: rival }),
-      rematch_declined: mine ? null : t("{name} declined the rematch.", { name: rival }),
-      resigned: mine ? null : t("{name} resigned.", { name: rival }),
-      forfeit_claimed: mine ? null : t("{name} claimed the win on time.", { name: rival }),
-      claim_open: d.seat === undefined || mine ? t("You may claim the win now.") : null,
-    }[event.kind];
+    const said = event.kind === "claim_open"
+      ? (d.seat === undefined || mine ? t("You may claim the win now.") : null)
+      : !mine && RIVAL_DID[event.kind] ? RIVAL_DID[event.kind](rival) : null;
     if (said) lines.push(said);
   }
   flushMoves();
