@@ -9,7 +9,7 @@ from app.core.context import Context
 
 from . import policy, reasons
 from .endings import finish_game, lapse_offers
-from .events import append_event
+from .events import append_event, reason_facts
 from .logs import log_action
 from .models import (
     Ending,
@@ -45,14 +45,13 @@ def apply_due_deadlines(session: Session, state: GameState, *, ctx: Context) -> 
                 reason=reason,
                 room_status=RoomStatus.EXPIRED,
             )
-        # The record says it in the API's English; the game keeps the facts.
         append_event(
             session,
             state,
             kind=EventKind.EXPIRED,
             now=now,
             game=game.number,
-            reason=reason.english(),
+            **reason_facts(reason),
         )
     elif due is Deadline.CLAIM_OPEN:
         game.claim_notified = True

@@ -11,7 +11,7 @@ from checkers_engine import (
 
 from . import conditionals
 from .conditionals import drop_plans
-from .events import append_event
+from .events import append_event, reason_facts
 from .logs import log_action
 from .models import (
     Ending,
@@ -36,8 +36,8 @@ def finish_game(
     reason: Reason,
     room_status: RoomStatus = RoomStatus.FINISHED,
 ) -> None:
-    """End the current game; its pending draw offer lapses. The game keeps the reason's
-    facts; its event says it in the API's English."""
+    """End the current game; its pending draw offer lapses. The game and its event keep
+    the reason's facts (the event's English is rendered when it is read)."""
     room, game = state.room, state.game
     drop_plans(session, state, Dropped(DropCode.GAME_OVER), ctx)
     conditionals.forget_game(session, game_id=game.id, seats=room.seats)
@@ -57,7 +57,7 @@ def finish_game(
         game=game.number,
         winner=winner.value if winner else None,
         termination=ending,
-        reason=reason.english(),
+        **reason_facts(reason),
     )
     log_action("game_over", game, outcome=ending, winner=winner)
 

@@ -29,6 +29,7 @@ from sqlalchemy import bindparam, event, func, insert
 from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
 from .models import Event, EventKind
+from .reasons import Reason, ReasonCode
 from .schemas import EventOut
 from .state import GameState
 
@@ -102,7 +103,22 @@ def sse_frame(event: dict[str, Any]) -> bytes:
 
 def event_payload(row: Mapping[str, Any]) -> dict[str, Any]:
     """An event row as the streams send it: as the JSON record reads it, to the byte."""
-    return EventOut.model_validate(row).model_dump(mode="json")
+    return EventOut.model_validate({**row, "data": said(row["data"])}).model_dump(mode="json")
+
+
+def reason_facts(reason: Reason) -> dict[str, Any]:
+    """A reason as an event stores it: its code and parameters, never its sentence."""
+    return {"reason_code": reason.code.value, "reason_params": reason.params}
+
+
+def said(data: Mapping[str, Any]) -> dict[str, Any]:
+    """An event's stored data as the API gives it: a stored reason's facts, and beside
+    them the API's English for it (`reason`), rendered now from those facts."""
+    out = dict(data)
+    code = data.get("reason_code")
+    if code is not None:
+        out["reason"] = Reason(ReasonCode(code), dict(data.get("reason_params") or {})).english()
+    return out
 
 
 def encode(notice: Notice) -> str:

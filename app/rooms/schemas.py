@@ -469,8 +469,10 @@ EVENT_KINDS: dict[EventKind, str] = {
     EventKind.FORFEIT_CLAIMED: "the waiting player claimed the win on time",
     EventKind.CLAIM_OPEN: "the waiting player may now claim a forfeit",
     EventKind.CLAIM_SOON: "the player to move is reminded that a claim opens soon",
-    EventKind.GAME_OVER: "the game ended (`result`)",
-    EventKind.EXPIRED: "the room expired, or closed to rematches (`game`, `reason`)",
+    EventKind.GAME_OVER: "the game ended (`game`, `winner`, `termination`, `reason` in English,"
+    " and its facts `reason_code` and `reason_params`)",
+    EventKind.EXPIRED: "the room expired, or closed to rematches (`game`, `reason` in English,"
+    " and its facts `reason_code` and `reason_params`)",
     EventKind.RENAMED: "a seat took another display name (`seat`, `name`)",
     EventKind.SEAT_MOVED: "a seat moved to another device; its old tabs let go",
 }

@@ -14,6 +14,7 @@ from app.core.db import read_transaction
 
 from . import errors
 from .deadlines import apply_due_deadlines
+from .events import said
 from .locking import Granted, admit, leave, locked_room, read_plan
 from .models import (
     Event,
@@ -98,7 +99,10 @@ def read_events(session: Session, *, room_id: str, after: int, limit: int) -> Ev
             version=room.version,
             events=[
                 EventOut(
-                    version=e.version, kind=EventKind(e.kind), data=e.data, created_at=e.created_at
+                    version=e.version,
+                    kind=EventKind(e.kind),
+                    data=said(e.data),
+                    created_at=e.created_at,
                 )
                 for e in events
             ],

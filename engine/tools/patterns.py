@@ -21,7 +21,8 @@ recorded games alone, with ``evaluate`` itself and the rounded table. ``--write`
     python tools/selfplay.py --games 6000 --out DATA.jsonl                 # an hour
     python tools/patterns.py --selfplay DATA.jsonl --records ... --write   # the table
 
-numpy is a bench dependency; the service reads the written table and needs none.
+The fit itself is ``checkers_engine.ai.fitting`` (numpy: the engine's ``fit`` extra); the
+service reads the written table and needs neither.
 """
 
 from __future__ import annotations
@@ -29,119 +30,25 @@ from __future__ import annotations
 import argparse
 import math
 import time
-from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
-
-ROOT = Path(__file__).resolve().parent.parent  # the engine's folder
-
-from checkers_engine import RULE_SETS  # noqa: E402
-from checkers_engine.ai.egdb import KNOWN_WIN  # noqa: E402
-from checkers_engine.ai.evaluation import evaluate  # noqa: E402
-from checkers_engine.ai.patterns import SIZE, encode, pattern_indices, to_json  # noqa: E402
-from checkers_engine.ai.search import weights_for  # noqa: E402
-from checkers_engine.ai.selfplay import read  # noqa: E402
-from checkers_engine.ai.tuning import (  # noqa: E402
-    HOLD_OUT,
+from checkers_engine import RULE_SETS
+from checkers_engine.ai.fitting import design, fit_table, score_k, selfplay_samples
+from checkers_engine.ai.patterns import encode, to_json
+from checkers_engine.ai.search import weights_for
+from checkers_engine.ai.tuning import (
     Sample,
     fit_k,
-    labelled,
     loss_of,
     record_samples,
     self_play,
     tinsley_samples,
 )
-from checkers_engine.ai.weights import Weights  # noqa: E402
 
+ROOT = Path(__file__).resolve().parent.parent  # the engine's folder
 TABLES = ROOT / "src" / "checkers_engine" / "ai" / "pattern_tables"
-
-
-def design(samples: Sequence[Sample], row: Weights) -> dict[str, np.ndarray]:
-    """The fit's arrays: the row's score, the entries added and subtracted (from the side to
-    move's view, ``sign``), the engine term and the target."""
-    n = len(samples)
-    added = np.zeros((n, 7), dtype=np.int64)
-    taken = np.zeros((n, 7), dtype=np.int64)
-    sign = np.zeros(n)
-    for i, s in enumerate(samples):
-        own, opp, kings, turn = s.state
-        drums, tires = (own, opp) if turn == 0 else (opp, own)
-        d, t = pattern_indices(drums & ~kings, tires & ~kings)
-        added[i], taken[i] = d, t
-        sign[i] = 1 if turn == 0 else -1
-    return {
-        "base": np.array([evaluate(*s.state, row) for s in samples], dtype=np.float64),
-        "added": added,
-        "taken": taken,
-        "sign": sign,
-        "engine": np.array([s.engine for s in samples], dtype=np.float64),
-        "target": np.array([s.target for s in samples]),
-    }
-
-
-DECIDED = KNOWN_WIN // 2
-
-
-def selfplay_samples(path: Path) -> tuple[list[Sample], list[int]]:
-    """The positions of a file ``tools/selfplay.py`` wrote, labelled with their game's
-    result for the side to move, and beside them the search's score of each."""
-    samples: list[Sample] = []
-    scores: list[int] = []
-    for game in read(path):
-        # A decided score is the tables' win or loss, not a judgement of the position.
-        kept = [p for p in game["positions"] if abs(p[4]) < DECIDED]  # type: ignore[attr-defined]
-        held_out = int(game["seed"]) % HOLD_OUT == 0  # type: ignore[call-overload]
-        states = [(own, opp, kings, turn) for own, opp, kings, turn, _ in kept]
-        samples += labelled(states, float(game["result"]), held_out, "selfplay")  # type: ignore[arg-type]
-        scores += [p[4] for p in kept]
-    return samples, scores
-
-
-def score_k(samples: Sequence[Sample], scores: Sequence[int]) -> float:
-    """The logit a man of the search's score is worth in predicting the result."""
-    s = np.array(scores, dtype=np.float64)
-    y = np.array([x.target for x in samples])
-
-    def loss(k: float) -> float:
-        p = np.clip(1 / (1 + np.exp(-k / 100 * s)), 1e-9, 1 - 1e-9)
-        return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
-
-    low, high = 0.05, 5.0
-    for _ in range(60):  # golden-section search: the loss is convex in k
-        a, b = high - 0.618 * (high - low), low + 0.618 * (high - low)
-        low, high = (low, b) if loss(a) < loss(b) else (a, high)
-    return (low + high) / 2
-
-
-def fit_table(data: dict[str, np.ndarray], k: float, l2: float, steps: int) -> np.ndarray:
-    """The table minimising mean cross-entropy + ``l2`` * |table|^2 (full-batch Adam)."""
-    base, added, taken, sign = data["base"], data["added"], data["taken"], data["sign"]
-    engine, y = data["engine"], data["target"]
-    n = len(y)
-    table = np.zeros(SIZE)
-    edge = 0.0  # the engine term, in hundredths of a man
-    moments = [np.zeros(SIZE), np.zeros(SIZE), 0.0, 0.0]
-    beta1, beta2, rate = 0.9, 0.999, 2.0
-    for step in range(1, steps + 1):
-        pattern = sign * (table[added].sum(1) - table[taken].sum(1))
-        z = k / 100 * (base + pattern + edge * engine)
-        residual = (1 / (1 + np.exp(-z)) - y) * k / 100 / n
-        spread = np.repeat(residual * sign, 7)
-        grad = np.bincount(added.ravel(), spread, SIZE) - np.bincount(taken.ravel(), spread, SIZE)
-        grad += 2 * l2 * table
-        grad_edge = float((residual * engine).sum())
-        moments[0] = beta1 * moments[0] + (1 - beta1) * grad
-        moments[1] = beta2 * moments[1] + (1 - beta2) * grad * grad
-        moments[2] = beta1 * moments[2] + (1 - beta1) * grad_edge
-        moments[3] = beta2 * moments[3] + (1 - beta2) * grad_edge * grad_edge
-        c1, c2 = 1 - beta1**step, 1 - beta2**step
-        table -= rate * (moments[0] / c1) / (np.sqrt(moments[1] / c2) + 1e-12)
-        edge -= rate * (moments[2] / c1) / (math.sqrt(moments[3] / c2) + 1e-12)
-    print(f"the new Executive's edge in the recorded matches: {edge:.0f} (a man is 100)")
-    return table
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     row = replace(weights_for(RULE_SETS[rule_set]), patterns=b"")
     k = fit_k(train, row)
     print(f"K = {k:.3f} (logit per man), on the row alone")
-    table = fit_table(design(train, row), k, args.l2, args.steps)
+    table, edge = fit_table(design(train, row), k, args.l2, args.steps)
+    print(f"the new Executive's edge in the recorded matches: {edge:.0f} (a man is 100)")
     values = [max(-127, min(127, round(v))) for v in table]
     fitted = replace(row, patterns=encode(values))
     before = (loss_of(train, row, k), loss_of(test, row, k))

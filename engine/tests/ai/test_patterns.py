@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import math
 import random
-import sys
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from checkers_engine import RULE_SETS, Board
+from checkers_engine.ai import fitting
+from checkers_engine.ai import tuning as tune
 from checkers_engine.ai.evaluation import evaluate
 from checkers_engine.ai.patterns import (
     PAIR_STATES,
@@ -30,13 +31,6 @@ from checkers_engine.ai.search import weights_for
 from checkers_engine.ai.weights import MAN
 from checkers_engine.movegen import has_capture
 from checkers_engine.squares import squares_to_bits
-
-TOOLS = Path(__file__).resolve().parents[2] / "tools"
-sys.path.append(str(TOOLS))  # after the packages: its scripts shadow none of them
-
-import patterns  # noqa: E402  (tools/patterns.py: the fit)
-
-from checkers_engine.ai import tuning as tune  # noqa: E402
 
 # Men on squares 1 (g1) and 5 (h2): each the fourth square of its row, so the arrangement
 # of the drums' rows 0-1 is 27 + 81 * 27. The tires' men on 32 and 28 stand the same way
@@ -138,8 +132,8 @@ def test_the_fit_learns_an_arrangement_that_decides_results() -> None:
         score = evaluate(*state, replace(row, patterns=encode(hidden)))
         target = 1 / (1 + math.exp(-k * score / 100))
         samples.append(tune.Sample(state, target, False, "english"))
-    data = patterns.design(samples, row)
-    table = patterns.fit_table(data, k, l2=1e-9, steps=300)
+    data = fitting.design(samples, row)
+    table, _ = fitting.fit_table(data, k, l2=1e-9, steps=300)
     fitted = replace(row, patterns=encode([round(v) for v in table]))
     # Cross-entropy with the true arrangement's value is the least any table can reach;
     # the fit closes most of the gap the row alone leaves.
@@ -155,10 +149,10 @@ def test_self_play_positions_are_labelled_for_the_side_to_move(tmp_path: Path) -
         # Seed 10 is held out (every fifth); the drums won it.
         {"seed": 10, "result": 1.0, "positions": [[*a, 30], [*b, -40]]},
         # The tires won seed 11; its last position is a won ending from the tables.
-        {"seed": 11, "result": 0.0, "positions": [[*a, -20], [*b, patterns.DECIDED]]},
+        {"seed": 11, "result": 0.0, "positions": [[*a, -20], [*b, fitting.DECIDED]]},
     ]
     path.write_text("".join(json.dumps(g) + "\n" for g in games))
-    samples, scores = patterns.selfplay_samples(path)
+    samples, scores = fitting.selfplay_samples(path)
     assert [(s.state, s.target, s.held_out) for s in samples] == [
         (a, 1.0, True),  # the drums to move, and they won
         (b, 0.0, True),  # the tires to move, and they lost
@@ -174,4 +168,4 @@ def test_the_search_scores_k_is_the_one_the_results_follow() -> None:
     k = 0.9
     results = [float(rng.random() < 1 / (1 + math.exp(-k * s / 100))) for s in scores]
     samples = [tune.Sample((0, 0, 0, 0), r, False, "selfplay") for r in results]
-    assert patterns.score_k(samples, scores) == pytest.approx(k, rel=0.08)
+    assert fitting.score_k(samples, scores) == pytest.approx(k, rel=0.08)
