@@ -122,22 +122,51 @@ def pg_url(postgres: PostgresServer) -> str:
 def database(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> Iterator[Database]:
     """An empty database: a fresh SQLite file, or this process's PostgreSQL database."""
     if request.param == "sqlite":
-        db = Database(f"sqlite:///{tmp_path}/checkers.sqlite3")
-        Base.metadata.create_all(db.engine)
+        path = f"{tmp_path}/checkers.sqlite3"
+        shutil.copyfile(sqlite_template(), path)
+        db = Database(f"sqlite:///{path}")
     else:
         db = Database(request.getfixturevalue("pg_url"), pool_size=25, max_overflow=5)
-        with db.engine.begin() as conn:
-            conn.execute(text(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE"))
+        empty(db)
     yield db
     db.dispose()
+
+
+_TEMPLATE: list[str] = []
+
+
+def sqlite_template() -> str:
+    """An empty SQLite database with every table, made once per process: a test's own is
+    a copy of it (a copy costs a twentieth of creating the tables)."""
+    if not _TEMPLATE:
+        folder = tempfile.mkdtemp(prefix="checkers-test-template-")
+        atexit.register(shutil.rmtree, folder, True)
+        template = Database(f"sqlite:///{folder}/empty.sqlite3")
+        Base.metadata.create_all(template.engine)
+        template.dispose()
+        _TEMPLATE.append(f"{folder}/empty.sqlite3")
+    return _TEMPLATE[0]
+
+
+# Emptying by DELETE, children first, and restarting every sequence: a few milliseconds
+# where TRUNCATE takes a fifth of a second or more (it makes new files for each table).
+_EMPTY = text(
+    "; ".join(f"DELETE FROM {table}" for table in TABLES)
+    + "; SELECT setval(oid, 1, false) FROM pg_class WHERE relkind = 'S'"
+)
+
+
+def empty(db: Database) -> None:
+    """Remove every row from a PostgreSQL test database; ids start again from 1."""
+    with db.engine.begin() as conn:
+        conn.execute(_EMPTY)
 
 
 @pytest.fixture
 def pg_database(pg_url: str) -> Iterator[Database]:
     """This process's PostgreSQL database, emptied."""
     db = Database(pg_url, pool_size=25, max_overflow=5)
-    with db.engine.begin() as conn:
-        conn.execute(text(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE"))
+    empty(db)
     yield db
     db.dispose()
 

@@ -87,7 +87,7 @@ class Wire:
 
 WIRE_SCRATCH = Path(tempfile.mkdtemp(prefix="checkers-fuzz-wire-"))
 # Streams end quickly, so a fuzzed `Accept: text/event-stream` is answered too.
-WIRE_APP = _app(WIRE_SCRATCH, live_stream_seconds=0.2, live_keepalive_seconds=0.1)
+WIRE_APP = _app(WIRE_SCRATCH, live_stream_seconds=0.05, live_keepalive_seconds=0.02)
 # A fuzzing dictionary of values that break number parsing: the edges of 32- and 64-bit
 # integers and far past them, and text that looks numeric to one parser and not to
 # another (`str.isdigit` accepts superscripts and other scripts' digits, `int` does not).

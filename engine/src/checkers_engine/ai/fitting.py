@@ -18,12 +18,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .egdb import KNOWN_WIN
-from .evaluation import evaluate
-from .patterns import SIZE, pattern_indices
-from .selfplay import read
-from .tuning import HOLD_OUT, Sample, labelled
-from .weights import Weights
+from checkers_engine.ai.egdb import KNOWN_WIN
+from checkers_engine.ai.evaluation import evaluate
+from checkers_engine.ai.patterns import SIZE, pattern_indices
+from checkers_engine.ai.selfplay import read
+from checkers_engine.ai.tuning import HOLD_OUT, Sample, labelled
+from checkers_engine.ai.weights import Weights
 
 
 def design(samples: Sequence[Sample], row: Weights) -> dict[str, np.ndarray]:
