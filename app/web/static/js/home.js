@@ -1,8 +1,8 @@
 // The home page: create a room, play the computer, list this browser's games.
 import { miniBoard } from "./board.js";
 import {
-  SIDE_NAME, ago, bySide, el, forgetRoom, get, myRooms, nameEl, post, rememberRoom, seenVersion,
-  serverNow, span, syncClock, when,
+  SIDE_NAME, ago, bySide, el, forgetRoom, get, keepView, keptView, myRooms, nameEl, post,
+  rememberRoom, seenVersion, serverNow, span, syncClock, when,
 } from "./common.js";
 import { t } from "./i18n.js";
 import { moveText } from "./notation.js";
@@ -135,10 +135,14 @@ async function listGames() {
     try {
       const view = await get(`/r/${encodeURIComponent(id)}/state`);
       syncClock(view.now);
+      keepView(view);
       if (view.you) views.push(view);
       else forgetRoom(id); // the seat moved to another browser
     } catch (e) {
       if (e.status === 404) forgetRoom(id);
+      // Offline: the room as this device saw it last.
+      const kept = e.offline ? await keptView(id) : null;
+      if (kept?.you) views.push(kept);
     }
   }));
   views.sort((a, b) => {
