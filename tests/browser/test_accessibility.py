@@ -1,5 +1,5 @@
 """The pages measured with a real accessibility auditor (axe-core): no violation on the
-home page, a waiting room, a player's and a spectator's room page and a finished game, in
+home page, the import page, a waiting room, a player's and a spectator's room page and a finished game, in
 the light and in the dark colour scheme (contrast included), at both phone sizes and on
 the desktop (issue 60, point 7). Each page is resized and its scheme emulated in place,
 rather than loaded again per size and scheme."""
@@ -45,6 +45,8 @@ def test_no_page_has_an_accessibility_violation(browser: Any, server: str, axe_s
     home = new_page(browser)
     home.goto(server + "/")
     check("home", home)
+    home.goto(server + "/import")
+    check("import", home)
     creator = new_page(browser)
     url = _create(creator, server)
     check("waiting room", creator)

@@ -9,6 +9,7 @@ the answer came from the worker."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -16,6 +17,7 @@ import httpx
 import pytest
 
 from .conftest import WAIT, new_page
+from .test_accessibility import audit_everywhere
 from .test_keyboard import _create_from
 from .test_room_page import _create, _tap
 
@@ -36,7 +38,9 @@ def _plies(server: str, room: str) -> int:
     return int(httpx.get(f"{server}/api/rooms/{room}").json()["game"]["ply"])
 
 
-def test_offline_pages_and_a_move_kept_until_the_network_is_back(browser: Any, server: str) -> None:
+def test_offline_pages_and_a_move_kept_until_the_network_is_back(
+    browser: Any, server: str, axe_source: str
+) -> None:
     from playwright.sync_api import expect
 
     page = new_page(browser, 390, 844)
@@ -81,6 +85,9 @@ def test_offline_pages_and_a_move_kept_until_the_network_is_back(browser: Any, s
     expect(page.locator('.piece[data-at="13"]')).to_have_count(1)
     expect(page.locator('.piece[data-at="9"]')).to_have_count(0)
     expect(page.locator("#moves button")).to_have_count(2)
+    # The banner and the note read as well as the rest, in both schemes, at each size.
+    problems = {k: v for k, v in audit_everywhere(page, axe_source).items() if v}
+    assert problems == {}, json.dumps(problems, indent=1)
 
     # "Your games", offline: the room as it was last seen.
     home = page.goto(server + "/")

@@ -1096,6 +1096,9 @@ async function start() {
   setView(navigator.onLine ? initial : { ...initial, now: null });
   render();
   performance.mark("board-shown");
+  if (you()) await drawPush();
+  // The panels, drawn whole, are shown at once (see .room.drawn in the stylesheet).
+  $("room").classList.add("drawn");
   const kept = await keptView(roomId);
   if (kept && kept.version > state.view.version) setView(kept);
   await continueFromLink();

@@ -1,7 +1,7 @@
 """Lighthouse's four scores for the home page and a room page in each state, on a phone
 (Lighthouse's mobile defaults, throttling included) and on a desktop (`--preset=desktop`).
 
-    .venv/bin/python tools/lighthouse.py [--runs N]
+    python bench/lighthouse.py [--runs N] [--only NAME] [--device mobile|desktop] [--reports DIR]
 
 Starts the service on a free loopback port with a database of its own, makes the rooms
 through the API (a waiting room, a game in progress seen by its player to move and by a
@@ -140,7 +140,12 @@ def measure(command: Path, url: str, token: str | None, desktop: bool, out: Path
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=1, help="runs per page and device")
-    runs = parser.parse_args().runs
+    parser.add_argument("--only", default="", help="measure only the pages whose name has this")
+    parser.add_argument("--device", choices=("mobile", "desktop"), help="one device only")
+    parser.add_argument("--reports", type=Path, help="keep each JSON report in this folder")
+    options = parser.parse_args()
+    runs = options.runs
+    devices = (options.device,) if options.device else ("mobile", "desktop")
     command = lighthouse()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -148,11 +153,17 @@ def main() -> None:
         try:
             rows = []
             for name, url, token in pages(base):
-                for device in ("mobile", "desktop"):
-                    found = [
-                        measure(command, url, token, device == "desktop", folder / "report.json")
-                        for _ in range(runs)
-                    ]
+                if options.only not in name:
+                    continue
+                for device in devices:
+                    found = []
+                    for run in range(runs):
+                        out = folder / "report.json"
+                        if options.reports:
+                            options.reports.mkdir(parents=True, exist_ok=True)
+                            slug = "".join(c if c.isalnum() else "-" for c in name)
+                            out = options.reports / f"{slug}-{device}-{run + 1}.json"
+                        found.append(measure(command, url, token, device == "desktop", out))
                     low = {key: min(run[key] for run in found) for key in CATEGORIES}
                     cls = max(run["cls"] for run in found)
                     rows.append((name, device, low, cls))
