@@ -120,7 +120,9 @@ def pages(base: str) -> list[tuple[str, str, str | None]]:
     ]
 
 
-def measure(command: Path, url: str, token: str | None, desktop: bool, out: Path) -> dict[str, float]:
+def measure(
+    command: Path, url: str, token: str | None, desktop: bool, out: Path
+) -> dict[str, float]:
     args = [
         str(command), url, "--quiet", "--output=json", f"--output-path={out}",
         f"--chrome-flags={CHROME_FLAGS}",
@@ -171,7 +173,7 @@ def main() -> None:
         finally:
             process.terminate()
             process.wait(10)
-    print(f"| Page | Device | Performance | Accessibility | Best practices | SEO | CLS |")
+    print("| Page | Device | Performance | Accessibility | Best practices | SEO | CLS |")
     print("|---|---|---|---|---|---|---|")
     for name, device, low, cls in rows:
         cells = " | ".join(str(low[key]) for key in CATEGORIES)

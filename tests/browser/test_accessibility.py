@@ -1,8 +1,8 @@
 """The pages measured with a real accessibility auditor (axe-core): no violation on the
-home page, the import page, a waiting room, a player's and a spectator's room page and a finished game, in
-the light and in the dark colour scheme (contrast included), at both phone sizes and on
-the desktop (issue 60, point 7). Each page is resized and its scheme emulated in place,
-rather than loaded again per size and scheme."""
+home page, the import page, a waiting room, a player's and a spectator's room page and a
+finished game, in the light and in the dark colour scheme (contrast included), at both
+phone sizes and on the desktop (issue 60, point 7). Each page is resized and its scheme
+emulated in place, rather than loaded again per size and scheme."""
 
 from __future__ import annotations
 

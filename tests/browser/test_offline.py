@@ -10,7 +10,6 @@ the answer came from the worker."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import httpx
@@ -18,7 +17,6 @@ import pytest
 
 from .conftest import WAIT, new_page
 from .test_accessibility import audit_everywhere
-from .test_keyboard import _create_from
 from .test_room_page import _create, _tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
@@ -131,19 +129,40 @@ def test_offline_pages_and_a_move_kept_until_the_network_is_back(
     assert page.errors == []
 
 
-def test_the_banner_and_the_kept_move_speak_the_pages_language(browser: Any, server: str) -> None:
+def test_a_kept_move_the_game_has_passed_is_not_played_and_said_in_the_pages_language(
+    browser: Any, server: str
+) -> None:
+    """The same seat plays elsewhere while this browser is offline with a move kept: the
+    kept move is not played, and the player is told so, in Spanish."""
     from playwright.sync_api import expect
 
+    made = httpx.post(f"{server}/api/rooms", json={"rule_set": "english"}).json()
+    room, drums = made["room_id"], made["token"]
+    httpx.post(f"{server}/api/rooms/{room}/join").raise_for_status()
     page = new_page(browser, 390, 844, locale="es-ES")
-    url = _create_from(page, server, None)
-    room = url.rsplit("/", 1)[1]
-    httpx.post(f"{server}/api/rooms/{room}/join")
-    expect(page.locator("#status")).to_contain_text(re.compile("Tu turno|Te toca"), timeout=WAIT)
+    page.context.add_cookies(
+        [{"name": "seat", "value": drums, "domain": "127.0.0.1", "path": f"/r/{room}"}]
+    )
+    page.goto(f"{server}/r/{room}")
+    expect(page.locator("#status")).to_contain_text("Tu turno", timeout=WAIT)
     page.context.set_offline(True)
-    try:
-        expect(page.locator("#offline")).to_contain_text("Sin conexión", timeout=WAIT)
-        _tap(page, 11, 15)
-        expect(page.locator("#pending")).to_contain_text("11-15")
-        expect(page.locator("#pending")).not_to_contain_text("kept")
-    finally:
-        page.context.set_offline(False)
+    expect(page.locator("#offline")).to_have_text(
+        "Sin conexión: esto es lo último que vio este dispositivo. "
+        "Se pondrá al día cuando vuelva la conexión.",
+        timeout=WAIT,
+    )
+    _tap(page, 11, 15)
+    expect(page.locator("#pending")).to_have_text(
+        "Tu jugada 11-15 queda guardada en este dispositivo y se enviará cuando vuelva la conexión."
+    )
+    _api(server, room, drums, "moves", {"move": "9-13", "expected_ply": 0})  # elsewhere
+    page.context.set_offline(False)
+    expect(page.locator("#error")).to_have_text(
+        "Tu jugada 11-15, hecha sin conexión, no se jugó: la partida cambió entretanto. "
+        "El tablero está al día.",
+        timeout=WAIT,
+    )
+    expect(page.locator("#moves button")).to_have_text(["9-13"])
+    expect(page.locator('.piece[data-at="15"]')).to_have_count(0)
+    assert _plies(server, room) == 1
+    assert page.errors == []
