@@ -95,6 +95,7 @@ def test_offline_pages_and_a_move_kept_until_the_network_is_back(
     expect(entry).to_have_count(1, timeout=WAIT)
     expect(entry).to_contain_text("Ben")
     expect(entry).to_contain_text("Ben played 24-20")  # as this device saw it last
+    expect(entry).to_contain_text("your move 9-13 waits to be sent")
     page.goto(url)
     expect(pending).to_be_visible(timeout=WAIT)
 

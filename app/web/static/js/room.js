@@ -1096,7 +1096,7 @@ async function start() {
   setView(navigator.onLine ? initial : { ...initial, now: null });
   render();
   performance.mark("board-shown");
-  if (you()) await drawPush();
+  if (you()) await drawPush().catch(() => undefined);
   // The panels, drawn whole, are shown at once (see .room.drawn in the stylesheet).
   $("room").classList.add("drawn");
   const kept = await keptView(roomId);
