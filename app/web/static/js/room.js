@@ -779,8 +779,13 @@ async function sendPending() {
       showError(refusedText(pending));
     }
   } catch (e) {
-    if (!e.offline) {
-      // Refused (the game moved on between the two requests): nothing was played.
+    // Unreachable, or busy for a moment: the move waits for the next chance. Refused (the
+    // game moved on between the two requests): nothing was played, and the player is told.
+    if (e.offline) failed(e);
+    else if (e.status >= 500 || e.status === 429) {
+      failed(e);
+      setTimeout(sendPending, 5000);
+    } else {
       dropPending();
       await refresh();
       showError(refusedText(pending));
