@@ -1102,7 +1102,7 @@ async function start() {
   render();
   performance.mark("board-shown");
   if (you()) await drawPush().catch(() => undefined);
-  // The panels, drawn whole, are shown at once (see .room.drawn in the stylesheet).
+  // The panels, drawn whole, are shown at once (see #room.drawn in the stylesheet).
   $("room").classList.add("drawn");
   const kept = await keptView(roomId);
   if (kept && kept.version > state.view.version) setView(kept);
