@@ -44,7 +44,7 @@ from app.rooms.view import build_view, rule_set_out
 from checkers_engine import RULE_SETS
 from checkers_engine.ai import Level
 
-from .assets import ASSET_VERSION, STATIC, asset
+from .assets import ASSET_VERSION, STATIC, asset, module_imports
 from .security import (
     SEAT_COOKIE,
     require_same_origin,
@@ -95,6 +95,7 @@ templates = Jinja2Templates(directory=str(HERE / "templates"), context_processor
 
 
 templates.env.globals["asset"] = asset
+templates.env.globals["module_imports"] = module_imports
 
 router = APIRouter(include_in_schema=False)
 SameOrigin = Depends(require_same_origin)

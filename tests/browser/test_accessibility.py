@@ -1,6 +1,8 @@
 """The pages measured with a real accessibility auditor (axe-core): no violation on the
-home page, a waiting room, a player's and a spectator's room page and a finished game, in
-the light and in the dark colour scheme (contrast included)."""
+home page, the import page, a waiting room, a player's and a spectator's room page and a
+finished game, in the light and in the dark colour scheme (contrast included), at both
+phone sizes and on the desktop (issue 60, point 7). Each page is resized and its scheme
+emulated in place, rather than loaded again per size and scheme."""
 
 from __future__ import annotations
 
@@ -10,18 +12,24 @@ from typing import Any
 import pytest
 
 from .conftest import WAIT, audit, new_page
+from .test_fold import SIZES
 from .test_room_page import _create, _join, _tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
 
 
-def audit_both(page: Any, axe_source: str) -> dict[str, list[dict[str, Any]]]:
-    """The page audited in the light colour scheme, then in the dark one, then back."""
+def audit_everywhere(page: Any, axe_source: str) -> dict[str, list[dict[str, Any]]]:
+    """The page audited at each size, in the light colour scheme and then the dark one;
+    then back to its own size and the light scheme."""
     found = {}
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        found[scheme] = audit(page, axe_source)
+    own = page.viewport_size
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            found[f"{width}x{height} {scheme}"] = audit(page, axe_source)
     page.emulate_media(color_scheme="light")
+    page.set_viewport_size(own)
     return found
 
 
@@ -31,12 +39,14 @@ def test_no_page_has_an_accessibility_violation(browser: Any, server: str, axe_s
     found: dict[str, list[dict[str, Any]]] = {}
 
     def check(name: str, page: Any) -> None:
-        for scheme, violations in audit_both(page, axe_source).items():
-            found[f"{name} ({scheme})"] = violations
+        for where, violations in audit_everywhere(page, axe_source).items():
+            found[f"{name} ({where})"] = violations
 
     home = new_page(browser)
     home.goto(server + "/")
     check("home", home)
+    home.goto(server + "/import")
+    check("import", home)
     creator = new_page(browser)
     url = _create(creator, server)
     check("waiting room", creator)

@@ -82,11 +82,11 @@ def test_a_russian_game_is_algebraic_and_the_numeric_choice_is_remembered(
     tires = new_page(browser, 375, 812)
     _join(tires, url)
     expect(drums.locator("#status")).to_contain_text("Your move", timeout=WAIT)
-    # What the tires' page says, as it says it (the status line is redrawn soon after).
+    # What the tires' page says to a screen reader, as it says it (its live region).
     tires.evaluate(
         """() => { window.said = []; new MutationObserver(() =>
-            window.said.push(document.getElementById('status').textContent))
-            .observe(document.getElementById('status'), {childList: true, subtree: true,
+            window.said.push(document.getElementById('said').textContent))
+            .observe(document.getElementById('said'), {childList: true, subtree: true,
             characterData: true}); }"""
     )
     assert [c["file"] for c in _cells(drums)[56:]] == list("abcdefgh")

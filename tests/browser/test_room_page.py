@@ -321,18 +321,23 @@ def test_errors_are_plain_sentences_and_the_page_recovers(browser: Any, server: 
         timeout=WAIT,
     )
     expect(deaf.locator("#moves button")).to_have_count(1)
-    # Offline: a plain sentence, and the page says it is reconnecting; back online, the
-    # message goes and the page catches up.
+    # Offline: a plain sentence, and the page says it is reconnecting; a move is kept
+    # (test_offline.py); back online, the message goes, the move is sent and the page
+    # catches up.
     tires.context.set_offline(True)
     expect(tires.locator("#live")).to_have_text("Reconnecting…", timeout=10_000)
-    _tap(tires, 22, 18)
+    tires.get_by_role("button", name="Offer draw (3 left)").click()
     expect(tires.locator("#error")).to_have_text(
         "You seem to be offline: the page will catch up when the connection is back.",
         timeout=WAIT,
     )
+    _tap(tires, 22, 18)
+    expect(tires.locator("#pending")).to_be_visible()
     tires.context.set_offline(False)
     expect(tires.locator("#live")).to_be_hidden(timeout=15_000)
     expect(tires.locator("#error")).to_be_hidden(timeout=WAIT)
+    expect(tires.locator("#pending")).to_be_hidden(timeout=WAIT)
+    expect(drums.locator("#moves button")).to_have_count(2, timeout=WAIT)
     # A refusal that carries an instant says it as a date, not as ISO text.
     text = tires.evaluate(
         "async () => (await import('/static/js/common.js')).plainError("

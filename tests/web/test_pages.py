@@ -302,3 +302,30 @@ def test_expired_rooms_show_their_end(browser: TestClient, clock: ManualClock) -
     data = _page_data(browser.get(f"/r/{room_id}").text)
     assert data["status"] == "expired"
     assert data["game"]["result"]["reason"] == "nobody joined within 7 days"
+
+
+def test_each_page_preloads_every_module_its_script_imports(browser: TestClient) -> None:
+    """The modules a page's script imports, directly or through another, are named in
+    its head (`modulepreload`), with its catalog (`preload`): a phone fetches them in one
+    round trip, not one level of imports at a time."""
+    room = browser.post("/r", json={"rule_set": "english"}, headers=SAME).json()["room_id"]
+    for path, script in [("/", "home.js"), (f"/r/{room}", "room.js"), ("/import", "import.js")]:
+        page = browser.get(path).text
+        head = page.split("</head>")[0]
+        named = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', head))
+        # What the modules import, read from the served files themselves.
+        wanted: set[str] = set()
+        pending = [f"/static/js/{script}"]
+        while pending:
+            source = browser.get(pending.pop()).text
+            for name in re.findall(r'from "\./([\w-]+\.js)";', source):
+                url = f"/static/js/{name}"
+                if url not in wanted:
+                    wanted.add(url)
+                    pending.append(url)
+        assert named == wanted, path
+        catalog = re.search(r'<meta name="messages" content="([^"]+)">', head)
+        assert catalog is not None
+        assert f'<link rel="preload" href="{catalog.group(1)}" as="fetch" crossorigin>' in head
+    notice = browser.get("/r/no-such-room").text.split("</head>")[0]
+    assert "modulepreload" not in notice  # a page without a script preloads nothing

@@ -22,15 +22,24 @@ export async function get(url) {
 
 export const OFFLINE = t("You seem to be offline: the page will catch up when the connection is back.");
 
+/** Whether the page shows its offline banner (`#offline`, in the base template): on while
+ * the service cannot be reached, off as soon as it answers. */
+export function offline(on) {
+  const banner = document.getElementById("offline");
+  if (banner) banner.hidden = !on;
+}
+
 async function send(url, options) {
   let response;
   try {
     response = await fetch(url, options);
   } catch {
+    offline(true);
     const error = new Error(OFFLINE);
     error.offline = true;
     throw error;
   }
+  offline(false);
   let data = null;
   try {
     data = await response.json();
@@ -288,3 +297,67 @@ export const bySide = (side, drums, tires) => (side === "drums" ? drums : tires)
 
 /** A seat's default name, as the server gives it when the player chose none. */
 export const defaultName = (side) => bySide(side, t("Drums player"), t("Tires player"));
+
+// The last view of each room this browser saw, kept in the same Cache Storage as the
+// pages the service worker keeps, at the address of the room's state: offline, "Your games"
+// and the room's page show it instead of nothing.
+const KEPT = "pages";
+const keptAt = (id) => `/r/${encodeURIComponent(id)}/state`;
+
+/** Keep `view` as its room's last known state, unless a newer one is kept already. */
+export async function keepView(view) {
+  if (!("caches" in window) || !view?.id) return;
+  try {
+    const cache = await caches.open(KEPT);
+    const kept = await cache.match(keptAt(view.id));
+    if (kept && (await kept.json()).version > view.version) return;
+    await cache.put(keptAt(view.id), new Response(JSON.stringify(view), {
+      headers: { "Content-Type": "application/json" },
+    }));
+  } catch {
+    /* storage refused (private mode, quota): the offline copy is a convenience */
+  }
+}
+
+/** The room's last known state, or null. Its clock reading is dropped: it is not now. */
+export async function keptView(id) {
+  if (!("caches" in window)) return null;
+  try {
+    const kept = await (await caches.open(KEPT)).match(keptAt(id));
+    return kept ? { ...(await kept.json()), now: null } : null;
+  } catch {
+    return null;
+  }
+}
+
+// A move played while the service could not be reached: kept on this device, one per
+// room, and sent with the ply it was chosen at once the connection is back.
+const PENDING_KEY = "checkers.pending";
+
+function pendingMap() {
+  try {
+    const map = JSON.parse(localStorage.getItem(PENDING_KEY) || "{}");
+    return map && typeof map === "object" && !Array.isArray(map) ? map : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The move waiting to be sent in room `id` ({game, ply, move, path, captured}), or null. */
+export function pendingMove(id) {
+  return pendingMap()[id] ?? null;
+}
+
+/** Keep `move` as room `id`'s move to send, or forget it (null); false when the browser
+ * refuses to keep it (private mode). */
+export function setPendingMove(id, move) {
+  const map = pendingMap();
+  if (move) map[id] = move;
+  else delete map[id];
+  try {
+    localStorage.setItem(PENDING_KEY, JSON.stringify(map));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,8 +1,8 @@
 // The home page: create a room, play the computer, list this browser's games.
 import { miniBoard } from "./board.js";
 import {
-  SIDE_NAME, ago, bySide, el, forgetRoom, get, myRooms, nameEl, post, rememberRoom, seenVersion,
-  serverNow, span, syncClock, when,
+  SIDE_NAME, ago, bySide, el, forgetRoom, get, keepView, keptView, myRooms, nameEl, pendingMove,
+  post, rememberRoom, seenVersion, serverNow, span, syncClock, when,
 } from "./common.js";
 import { t } from "./i18n.js";
 import { moveText } from "./notation.js";
@@ -65,6 +65,10 @@ function facts(view) {
       : t("{name} played {move} {time}", { name: opponent(view) || SIDE_NAME[last.side], move, time }));
   } else if (!game.result) {
     parts.push(t("no move yet"));
+  }
+  const kept = pendingMove(view.id);
+  if (kept && kept.game === game.number && kept.ply === game.ply) {
+    parts.push(t("your move {move} waits to be sent", { move: kept.text }));
   }
   const opens = view.claim_opens_at && !game.result ? Date.parse(view.claim_opens_at) : null;
   if (opens !== null) {
@@ -135,10 +139,14 @@ async function listGames() {
     try {
       const view = await get(`/r/${encodeURIComponent(id)}/state`);
       syncClock(view.now);
+      keepView(view);
       if (view.you) views.push(view);
       else forgetRoom(id); // the seat moved to another browser
     } catch (e) {
       if (e.status === 404) forgetRoom(id);
+      // Offline: the room as this device saw it last.
+      const kept = e.offline ? await keptView(id) : null;
+      if (kept?.you) views.push(kept);
     }
   }));
   views.sort((a, b) => {

@@ -2,8 +2,9 @@
 // Moves, coordinates and the move input speak the rule set's notation (notation.js).
 import { BoardView, parseFen, sideIcon, startPieces } from "./board.js";
 import {
-  OFFLINE, SIDE_NAME, bySide, copyFrom, defaultName, el, get, lengthOf, nameEl, post,
-  markSeen, rememberRoom, seenVersion, serverNow, span, syncClock, when,
+  OFFLINE, SIDE_NAME, bySide, copyFrom, defaultName, el, get, keepView, keptView, lengthOf,
+  markSeen, nameEl, pendingMove, post, rememberRoom, seenVersion, serverNow, setPendingMove, span,
+  syncClock, when,
 } from "./common.js";
 import { nt, number, t } from "./i18n.js";
 import { Notation, bindBoardTools } from "./notation.js";
@@ -26,6 +27,8 @@ const state = {
   claimOpen: false, // whether the forfeit claim had opened at the last drawing
   flipped: false, // the viewer turned the board round
   animating: Promise.resolve(),
+  pending: pendingMove(roomId), // a move made offline, not yet sent
+  sending: false,
 };
 
 const initial = JSON.parse($("room-data").textContent);
@@ -37,6 +40,7 @@ function setView(view) {
   const before = state.view;
   syncClock(view.now);
   state.view = view;
+  keepView(view);
   if (before && before.game.number !== view.game.number) {
     state.replay = null;
     state.earlier = null;
@@ -54,7 +58,7 @@ const you = () => state.view.you;
 const shown = () => state.earlier || game(); // the game on the board
 const live = () => state.replay === null;
 const playing = () => state.view.status === "playing" && game().status === "playing";
-const canPlay = () => live() && playing() && you()?.to_move && !state.busy;
+const canPlay = () => live() && playing() && you()?.to_move && !state.busy && !state.pending;
 const other = (side) => (side === "drums" ? "tires" : "drums");
 const seatOf = (side) => state.view.seats.find((s) => s.side === side);
 const nameOf = (side) => seatOf(side)?.name ?? defaultName(side);
@@ -72,8 +76,27 @@ function candidates() {
   return game().legal_moves.filter((m) => sel.every((sq, i) => m.path[i] === sq));
 }
 
+/** The live position, with the move made offline on it while that move waits. */
 function livePieces() {
-  return parseFen(game().fen).pieces;
+  const pieces = parseFen(game().fen).pieces;
+  return pendingHere() ? afterMove(pieces, state.pending) : pieces;
+}
+
+/** `pieces` once `move` ({path, captured, crowns}) is played. */
+function afterMove(pieces, move) {
+  const after = new Map(pieces);
+  const piece = after.get(move.path[0]);
+  if (!piece) return after;
+  after.delete(move.path[0]);
+  for (const sq of move.captured) after.delete(sq);
+  after.set(move.path.at(-1), { ...piece, king: piece.king || Boolean(move.crowns) });
+  return after;
+}
+
+/** Whether the waiting offline move was chosen in the position the view shows. */
+function pendingHere() {
+  const p = state.pending;
+  return Boolean(p && p.game === game().number && p.ply === game().ply);
 }
 
 /** The position of the shown game after `ply` plies. */
@@ -248,6 +271,7 @@ function drawActions() {
       items.push(button(t("Offer a rematch"), () => act("rematch", { action: "offer" }), "button primary"));
     }
   }
+  if (state.pending && !state.sending) items.push(button(t("Take back this move"), takeBack));
   if (!live()) items.push(button(t("Back to the game"), () => goLive()));
   $("actions").replaceChildren(...items);
   $("actions").hidden = items.length === 0;
@@ -388,6 +412,9 @@ function render({ pieces = true } = {}) {
   seatLine($("player-top"), other(bottomSide()));
   seatLine($("player-bottom"), bottomSide());
   $("status").textContent = statusText();
+  setText("pending", state.pending && live()
+    ? t("Your move {move} is kept on this device and will be sent when the connection is back.", { move: state.pending.text })
+    : null);
   setText("offer", live() ? offerText() : null);
   const hint = hintText();
   $("hint").textContent = hint;
@@ -514,8 +541,13 @@ async function submitTyped(text) {
     $("move-input").value = "";
     setView(view);
   } catch (e) {
-    failed(e);
-    if (!e.data || e.data.code !== "illegal_move") await refresh();
+    // Offline, a typed move that names one legal move is kept like a tapped one.
+    const typed = e.offline && game().legal_moves.filter((m) => notation.move(m) === text.trim() || m.engine_notation === text.trim());
+    if (typed?.length === 1 && keepPending(typed[0])) $("move-input").value = "";
+    else {
+      failed(e);
+      if (!e.data || e.data.code !== "illegal_move") await refresh();
+    }
   } finally {
     state.busy = false;
   }
@@ -531,11 +563,7 @@ async function submit(move) {
   state.busy = true;
   state.selection = [];
   const before = game();
-  const after = new Map(livePieces());
-  const piece = after.get(move.path[0]);
-  after.delete(move.path[0]);
-  for (const sq of move.captured) after.delete(sq);
-  after.set(move.path.at(-1), { ...piece, king: piece.king || move.crowns });
+  const after = afterMove(livePieces(), move);
   board.setPieces(livePieces());
   render({ pieces: false });
   const moving = board.animate(move.path, move.captured, after);
@@ -543,10 +571,13 @@ async function submit(move) {
     const view = await post(`${base}/moves`, { move: move.engine_notation, expected_ply: before.ply });
     await moving;
     setView(view);
+    announce(t("You played {move}", { move: notation.move(move) }));
   } catch (e) {
     await moving;
-    failed(e);
-    await refresh();
+    if (!(e.offline && keepPending(move))) {
+      failed(e);
+      await refresh();
+    }
   } finally {
     state.busy = false;
   }
@@ -679,8 +710,90 @@ function scheduleRefresh() {
   refreshTimer = setTimeout(refresh, 30);
 }
 
+/** Said to a screen reader as it happens (`#said`, a live region): each move played. */
 function announce(text) {
-  $("status").textContent = text;
+  $("said").textContent = text;
+}
+
+// --- a move made offline -----------------------------------------------------------------
+
+/** Keep `move` (a legal move of the view) to send once the service answers again. */
+function keepPending(move) {
+  const pending = {
+    game: game().number, ply: game().ply, move: move.engine_notation, path: move.path,
+    captured: move.captured, crowns: Boolean(move.crowns), text: notation.move(move),
+  };
+  if (!setPendingMove(roomId, pending)) return false;
+  state.pending = pending;
+  showError("");
+  announce(t("Your move {move} is kept on this device and will be sent when the connection is back.", { move: pending.text }));
+  return true;
+}
+
+function dropPending() {
+  setPendingMove(roomId, null);
+  state.pending = null;
+}
+
+function takeBack() {
+  dropPending();
+  render();
+}
+
+const samePath = (a, b) => a.length === b.length && a.every((sq, i) => sq === b[i]);
+
+/** Why the kept move was not played, said plainly: the game changed while it waited. */
+function refusedText(pending) {
+  const move = pending.text;
+  if (state.view.status === "expired") {
+    return t("Your move {move}, made offline, was not played: the room closed meanwhile.", { move });
+  }
+  const result = state.view.games.find((g) => g.number === pending.game)?.result;
+  if (result) {
+    return t("Your move {move}, made offline, was not played: the game ended meanwhile ({result}).", { move, result: result.text });
+  }
+  return t("Your move {move}, made offline, was not played: the game changed meanwhile. The board is up to date.", { move });
+}
+
+/** Send the kept move, with the ply it was chosen at, once the service answers: played if
+ * the game still stands where it was chosen; otherwise nothing is played and the player
+ * is told why. */
+async function sendPending() {
+  const pending = state.pending;
+  if (!pending || state.sending) return;
+  state.sending = true;
+  try {
+    setView(await get(`${base}/state`));
+    const g = game();
+    const same = g.number === pending.game;
+    const mine = g.moves[pending.ply];
+    if (same && g.ply === pending.ply + 1 && mine?.side === you()?.side && samePath(mine.path, pending.path)) {
+      dropPending(); // it reached the server before the connection went
+      announce(t("Your move {move}, made offline, has been played.", { move: pending.text }));
+    } else if (same && g.ply === pending.ply && playing() && you()?.to_move) {
+      setView(await post(`${base}/moves`, { move: pending.move, expected_ply: pending.ply }));
+      dropPending();
+      announce(t("Your move {move}, made offline, has been played.", { move: pending.text }));
+    } else {
+      dropPending();
+      showError(refusedText(pending));
+    }
+  } catch (e) {
+    // Unreachable, or busy for a moment: the move waits for the next chance. Refused (the
+    // game moved on between the two requests): nothing was played, and the player is told.
+    if (e.offline) failed(e);
+    else if (e.status >= 500 || e.status === 429) {
+      failed(e);
+      setTimeout(sendPending, 5000);
+    } else {
+      dropPending();
+      await refresh();
+      showError(refusedText(pending));
+    }
+  } finally {
+    state.sending = false;
+  }
+  render();
 }
 
 let source = null;
@@ -693,6 +806,7 @@ function listen() {
   source = new EventSource(`/api/rooms/${encodeURIComponent(roomId)}/events?after=${state.view.version}`);
   let lost = null;
   source.onopen = () => {
+    sendPending();
     clearTimeout(lost);
     lost = null;
     if (!$("live").hidden) {
@@ -720,7 +834,10 @@ window.addEventListener("offline", () => {
   source?.close();
   setText("live", t("Reconnecting…"));
 });
-window.addEventListener("online", () => listen());
+window.addEventListener("online", () => {
+  listen();
+  sendPending();
+});
 
 // --- you: name and notifications --------------------------------------------------------
 
@@ -979,9 +1096,16 @@ $("away-close").addEventListener("click", () => {
 document.addEventListener("visibilitychange", noteSeen);
 
 async function start() {
-  setView(initial);
+  // A page opened offline is the copy kept when it was last loaded: its clock reading is
+  // old, and the view kept since may be newer.
+  setView(navigator.onLine ? initial : { ...initial, now: null });
   render();
   performance.mark("board-shown");
+  if (you()) await drawPush().catch(() => undefined);
+  // The panels, drawn whole, are shown at once (see #room.drawn in the stylesheet).
+  $("room").classList.add("drawn");
+  const kept = await keptView(roomId);
+  if (kept && kept.version > state.view.version) setView(kept);
   await continueFromLink();
   if (you()) rememberRoom(roomId);
   render();
