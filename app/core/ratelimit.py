@@ -1,5 +1,6 @@
 """Per-client rate limits on every action a client could flood: creating rooms, joining,
-moving, claiming forfeits, the other seat actions (draw, resign, rematch), a seat's
+moving, claiming forfeits, the other seat actions (draw, resign, rematch, more time),
+chat messages, a seat's
 settings (its name, push, mail, conditional moves), asking for a confirmation mail, device
 links, reviews and importing PDN (API and page routes alike). Of reads, only those of an
 imported game are limited: each replays the whole game.
@@ -67,13 +68,23 @@ RULES = (
     *(
         _rule("actions", f"{prefix}{_ROOM}/{action}")
         for prefix in ("/api/rooms", "/r")
-        for action in ("draw", "resign", "rematch")
+        for action in ("draw", "resign", "rematch", "more-time")
     ),
     *(
         _rule("seat", f"{prefix}{_ROOM}/{setting}")
         for prefix in ("/api/rooms", "/r")
-        for setting in ("name", "push", "push/off", "conditional", "conditional/clear", "email/off")
+        for setting in (
+            "name",
+            "push",
+            "push/off",
+            "conditional",
+            "conditional/clear",
+            "email/off",
+            "chat/switch",
+        )
     ),
+    _rule("chat", f"/api/rooms{_ROOM}/chat"),
+    _rule("chat", f"/r{_ROOM}/chat"),
     _rule("mail", f"/api/rooms{_ROOM}/email"),
     _rule("mail", f"/r{_ROOM}/email"),
     _rule("links", f"/r{_ROOM}/device-link"),
@@ -98,6 +109,7 @@ def limits_of(settings: Settings) -> dict[str, RateLimitItem]:
         "links": parse(settings.rate_limit_links),
         "seat": parse(settings.rate_limit_seat),
         "mail": parse(settings.rate_limit_mail),
+        "chat": parse(settings.rate_limit_chat),
         "reviews": parse(settings.rate_limit_reviews),
         "imported_reads": parse(settings.rate_limit_imported_reads),
     }

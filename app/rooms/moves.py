@@ -110,6 +110,7 @@ def record_move(
     game.turn = board.turn
     game.turn_started_at = now
     game.claim_notified = game.reminded = False
+    game.turn_extra_days = 0  # time given was for the turn just played
     room.last_active_at = now
     # A draw offer stands until answered or until the player it was made to moves.
     lapse_offers(state, ctx, kind=OfferKind.DRAW, by_seat=seat.role.other)

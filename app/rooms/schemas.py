@@ -122,6 +122,36 @@ class ConditionalIn(_In):
     )
 
 
+class ChatIn(_In):
+    text: str = Field(
+        min_length=1,
+        max_length=500,
+        description="Plain text, up to 500 characters (line ends kept); shown as written, "
+        "never as markup.",
+        examples=["Good luck! I am away this weekend."],
+    )
+
+
+class ChatSwitchIn(_In):
+    on: bool = Field(description="false: show and tell you nothing more of the chat.")
+
+
+class ChatMessageOut(BaseModel):
+    id: int
+    seat: SeatRole = Field(description="Who wrote it.")
+    text: str = Field(description="Plain text: escape it wherever it is shown.")
+    created_at: datetime
+
+
+class ChatOut(BaseModel):
+    """The chat as one player reads it: the latest messages, oldest first."""
+
+    seat: SeatRole = Field(description="Your seat.")
+    off: bool = Field(description="You switched the chat off: no message is shown you.")
+    opponent_off: bool = Field(description="Your opponent switched it off.")
+    messages: list[ChatMessageOut]
+
+
 class LineOut(BaseModel):
     their_move: str
     reply: str
@@ -218,6 +248,15 @@ class NotificationsOut(BaseModel):
     email: bool = Field(description="A confirmed address of this seat gets mails.")
 
 
+class ChatStateOut(BaseModel):
+    """The room's chat as one player has it (a room against the computer has none)."""
+
+    off: bool = Field(description="You switched the chat off: nothing is shown or told you.")
+    opponent_off: bool = Field(
+        description="Your opponent switched it off: a message would reach nobody."
+    )
+
+
 class YouOut(BaseModel):
     seat: SeatRole
     side: Side
@@ -226,6 +265,14 @@ class YouOut(BaseModel):
     notifications: NotificationsOut
     conditional: ConditionalOut | None = Field(
         default=None, description="Your conditional moves in this game, if you stored some."
+    )
+    chat: ChatStateOut | None = Field(
+        default=None, description="The chat with your opponent (null: against the computer)."
+    )
+    can_give_time: bool = Field(
+        default=False,
+        description="You wait for your opponent's move and may give them one more day "
+        "(`POST .../more-time`).",
     )
 
 
@@ -342,6 +389,15 @@ class GameOut(BaseModel):
     started_at: datetime | None
     turn_started_at: datetime | None
     ended_at: datetime | None
+    extra_time: ExtraTimeOut
+
+
+class ExtraTimeOut(BaseModel):
+    """More time given by the waiting player to the player to move, a day at a time."""
+
+    turn_days: int = Field(description="Days added to the current turn's deadlines.")
+    given_days: int = Field(description="Days given in this game, by either player.")
+    max_days: int = Field(description="The most days a game may be given.")
 
 
 class OfferOut(BaseModel):
@@ -473,6 +529,13 @@ EVENT_KINDS: dict[EventKind, str] = {
     EventKind.EXPIRED: "the room expired, or closed to rematches (`game`, `reason`)",
     EventKind.RENAMED: "a seat took another display name (`seat`, `name`)",
     EventKind.SEAT_MOVED: "a seat moved to another device; its old tabs let go",
+    EventKind.TIME_GIVEN: "the waiting player (`seat`) gave the player to move (`side`) "
+    "`days` more: `turn_days` this turn, `total_days` this game; the new `claim_opens_at` "
+    "and `expires_at`",
+    EventKind.CHAT: "a message between the players (`seat`, `id`, `text`): sent on the "
+    "streams of the two seats alone, never to spectators",
+    EventKind.CHAT_SWITCHED: "a player (`seat`) switched the chat on or off (`on`): sent "
+    "on the two seats' streams alone",
 }
 
 

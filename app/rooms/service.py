@@ -14,6 +14,8 @@ from app.core.db import read_transaction
 
 from . import errors
 from .deadlines import apply_due_deadlines
+from .events import sees
+from .extensions import give_time
 from .locking import Granted, admit, leave, locked_room, read_plan
 from .models import (
     Event,
@@ -21,6 +23,7 @@ from .models import (
     Game,
     Move,
     Room,
+    SeatRole,
 )
 from .moves import play_move, record_move
 from .offers import draw_action, rematch_action
@@ -41,6 +44,7 @@ __all__ = [
     "claim_forfeit",
     "create_room",
     "draw_action",
+    "give_time",
     "join_room",
     "leave",
     "locked_room",
@@ -48,6 +52,7 @@ __all__ = [
     "play_move",
     "read_events",
     "read_game",
+    "read_record",
     "read_room",
     "record_move",
     "rematch_action",
@@ -72,37 +77,48 @@ def read_room(session: Session, *, room_id: str, token: str | None, ctx: Context
         return state
 
 
-def check_viewer(session: Session, *, room_id: str, token: str | None) -> None:
-    """RoomNotFound for an unknown room; WrongToken for a token that opens no seat of it."""
+def check_viewer(session: Session, *, room_id: str, token: str | None) -> SeatRole | None:
+    """The seat `token` opens (None without a token); RoomNotFound for an unknown room,
+    WrongToken for a token that opens no seat of it."""
     with read_transaction(session):
         room = session.get(Room, room_id)
         if room is None:
             raise errors.RoomNotFound("no room with this id")
-        identify(room, token)
+        seat = identify(room, token)
+        return seat.role if seat is not None else None
 
 
-def read_events(session: Session, *, room_id: str, after: int, limit: int) -> EventsOut:
-    """Events with a version above `after`, oldest first."""
+def read_record(
+    session: Session, *, room_id: str, after: int, limit: int, seat: str | None = None
+) -> tuple[list[EventOut], int, bool]:
+    """Up to `limit` events after version `after`, of those `seat` (None: a spectator)
+    sees; the last version read, and whether the page was full (more may follow)."""
     with read_transaction(session):
-        room = session.get(Room, room_id)
-        if room is None:
+        if session.get(Room, room_id) is None:
             raise errors.RoomNotFound("no room with this id")
-        events = session.scalars(
-            select(Event)
+        rows = session.execute(
+            select(Event.version, Event.kind, Event.data, Event.created_at, Event.audience)
             .where(Event.room_id == room_id, Event.version > after)
             .order_by(Event.version)
             .limit(limit)
         ).all()
-        return EventsOut(
-            room_id=room_id,
-            version=room.version,
-            events=[
-                EventOut(
-                    version=e.version, kind=EventKind(e.kind), data=e.data, created_at=e.created_at
-                )
-                for e in events
-            ],
-        )
+    events = [
+        EventOut(version=version, kind=EventKind(kind), data=data, created_at=created_at)
+        for version, kind, data, created_at, audience in rows
+        if sees(audience, seat)
+    ]
+    return events, rows[-1].version if rows else after, len(rows) == limit
+
+
+def read_events(
+    session: Session, *, room_id: str, after: int, limit: int, seat: str | None = None
+) -> EventsOut:
+    """Events with a version above `after`, oldest first: those `seat` sees (a page may
+    come back short where another seat's private events were left out)."""
+    events, _, _ = read_record(session, room_id=room_id, after=after, limit=limit, seat=seat)
+    room = session.get(Room, room_id)
+    assert room is not None
+    return EventsOut(room_id=room_id, version=room.version, events=events)
 
 
 def mark_reviewed(session: Session, *, room_id: str, number: int) -> None:

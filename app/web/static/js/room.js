@@ -1,6 +1,7 @@
 // The room page: waiting room, play, spectating, replay, live updates, notifications.
 // Moves, coordinates and the move input speak the rule set's notation (notation.js).
 import { BoardView, parseFen, sideIcon, startPieces } from "./board.js";
+import { ChatPanel } from "./chat.js";
 import {
   OFFLINE, SIDE_NAME, bySide, copyFrom, defaultName, el, get, lengthOf, nameEl, post,
   markSeen, rememberRoom, seenVersion, serverNow, span, syncClock, when,
@@ -238,6 +239,11 @@ function drawActions() {
     if (!me.to_move && state.claimOpen) {
       items.push(button(t("Claim the win"), () => act("claim-forfeit", {}), "button primary"));
     }
+    if (me.can_give_time) {
+      const more = button(t("Give one more day"), () => act("more-time", {}), "button subtle");
+      more.id = "more-time";
+      items.push(more);
+    }
   }
   if (me && view.status === "finished") {
     const rematch = offer("rematch");
@@ -352,6 +358,12 @@ function drawDeadlines() {
     add(view.status === "finished" ? t("Rematch closes ({length} after the end)", { length })
       : t("Room closes ({length} without a move)", { length }), view.expires_at);
   }
+  const extra = game().extra_time;
+  if (extra.given_days > 0) {
+    const dd = el("dd", t("{days} of {max} days given", { days: number(extra.given_days), max: number(extra.max_days) }));
+    dd.id = "extra-time";
+    rows.push(el("dt", t("More time")), dd);
+  }
   $("deadlines").replaceChildren(...rows);
   $("deadlines").hidden = rows.length === 0;
   tick();
@@ -366,7 +378,7 @@ function setText(id, text) {
 /** Once a second: the countdowns, and the claim once it opens. */
 function tick() {
   const now = serverNow();
-  for (const dd of $("deadlines").querySelectorAll("dd")) {
+  for (const dd of $("deadlines").querySelectorAll("dd[data-until]")) {
     const left = Date.parse(dd.dataset.until) - now;
     dd.textContent = left > 0 ? t("in {left}", { left: span(left) }) : t("now");
   }
@@ -401,6 +413,8 @@ function render({ pieces = true } = {}) {
   drawDeadlines();
   drawYou();
   planner.render();
+  chat.show(you()?.chat ?? null);
+  if (source && source.seated !== Boolean(you())) listen(); // took (or lost) a seat
   drawReview();
   $("device").hidden = !you() || view.status === "expired";
   $("ruleset").textContent = t("{rule_set} rules", { rule_set: view.rule_set.name });
@@ -416,6 +430,12 @@ function render({ pieces = true } = {}) {
 function showError(message) {
   setText("error", message);
 }
+
+const chat = new ChatPanel({
+  base,
+  nameOf: (seat) => state.view.seats.find((s) => s.seat === seat)?.name ?? seat,
+  failed: (e) => failed(e),
+});
 
 const review = new ReviewPanel({
   notation,
@@ -659,6 +679,8 @@ $("replay").addEventListener("click", (event) => {
  * read again (it carries what this viewer may do next). */
 async function onEvent(event) {
   while (state.busy) await new Promise((r) => { setTimeout(r, 50); });
+  if (event.kind === "chat" || event.kind === "chat_switched") chat.heard(event);
+  if (event.kind === "chat") return; // nothing else of the room changed
   if (event.version <= state.view.version) return;
   const g = game();
   const d = event.data;
@@ -690,7 +712,10 @@ let source = null;
  * reads the room again so nothing missed stays unseen. */
 function listen() {
   source?.close();
-  source = new EventSource(`/api/rooms/${encodeURIComponent(roomId)}/events?after=${state.view.version}`);
+  // A player's stream comes through the seat's cookie: it carries the chat too.
+  const from = you() ? `${base}/events` : `/api/rooms/${encodeURIComponent(roomId)}/events`;
+  source = new EventSource(`${from}?after=${state.view.version}`);
+  source.seated = Boolean(you());
   let lost = null;
   source.onopen = () => {
     clearTimeout(lost);

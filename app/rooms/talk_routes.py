@@ -1,0 +1,96 @@
+"""Routes of the players' own things in a room: their chat. Declared once for the
+bearer-token API and the pages' cookie endpoints (`add_talk_routes`), as the seat
+actions are (`routes.add_action_routes`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from fastapi import APIRouter, Response
+from fastapi.params import Depends as DependsParam
+
+from app.core.openapi import refusals
+from app.core.responses import ModelResponse, no_store
+
+from . import chat
+from .models import ChatMessage, Seat
+from .routes import Acting, RoomId, acting
+from .schemas import ChatIn, ChatMessageOut, ChatOut, ChatSwitchIn
+
+_NO_SEAT = "No seat's token (`players_only`: spectators never see it), or a wrong one"
+# The players' own things: a spectator is refused.
+PLAYER_REFUSALS = refusals(403, 404, 409, 422, s403=_NO_SEAT)
+CHAT_REFUSALS = refusals(
+    403,
+    404,
+    409,
+    422,
+    429,
+    s403=_NO_SEAT,
+    s409="No chat against the computer (`no_chat`), not before the second player joins, "
+    "or switched off (`chat_off`, `chat_off_opponent`)",
+    s429="Too many messages from this client (`rate_limited`)",
+)
+
+
+def chat_out(seat: Seat, opponent_off: bool, messages: list[ChatMessage]) -> Response:
+    body = ChatOut(
+        seat=seat.role,
+        off=seat.chat_off,
+        opponent_off=opponent_off,
+        messages=[
+            ChatMessageOut(id=m.id, seat=m.seat, text=m.text, created_at=m.created_at)
+            for m in messages
+        ],
+    )
+    return no_store(ModelResponse(body))
+
+
+def add_talk_routes(
+    router: APIRouter,
+    *,
+    room_path: str,
+    token_from: Callable[..., Any],
+    dependencies: Sequence[DependsParam] = (),
+    include_in_schema: bool = True,
+) -> None:
+    """Declare the chat's routes on `router` under `room_path` (a path with `{room_id}`);
+    `token_from` finds the seat's token in the request."""
+    act_on = acting(token_from)
+    options: dict[str, Any] = {
+        "response_model": ChatOut,
+        "responses": CHAT_REFUSALS,
+        "dependencies": list(dependencies),
+        "include_in_schema": include_in_schema,
+    }
+
+    def answer(act: Acting, room_id: str) -> Response:
+        seat, opponent_off, messages = chat.read_chat(act.session, room_id=room_id, token=act.token)
+        return chat_out(seat, opponent_off, messages)
+
+    @router.get(f"{room_path}/chat", summary="Read the chat with your opponent", **options)
+    def read_chat(act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """The latest messages between the two players, oldest first. Only the two seats
+        read it: without a seat's token, 403 `players_only`. A seat that switched the chat
+        off is shown no message."""
+        return answer(act, room_id)
+
+    @router.post(f"{room_path}/chat", summary="Write to your opponent", **options)
+    def write_chat(body: ChatIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """Send a plain-text message (up to 500 characters) to the other player: it is
+        kept, sent live on the two seats' streams (a `chat` event no spectator gets) and
+        notified to the other player as they chose. Answers the chat."""
+        chat.send_message(
+            act.session, room_id=room_id, token=act.token, text=body.text, ctx=act.ctx
+        )
+        return answer(act, room_id)
+
+    @router.post(
+        f"{room_path}/chat/switch", summary="Switch the chat off (or on again) for you", **options
+    )
+    def switch_chat(body: ChatSwitchIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """`on: false`: nothing more of the chat is shown or told to you, and no message
+        can be sent until you switch it on again. Answers the chat."""
+        chat.switch_chat(act.session, room_id=room_id, token=act.token, on=body.on, ctx=act.ctx)
+        return answer(act, room_id)
