@@ -933,6 +933,8 @@ const RIVAL_DID = {
   rematch_declined: (name) => t("{name} declined the rematch.", { name }),
   resigned: (name) => t("{name} resigned.", { name }),
   forfeit_claimed: (name) => t("{name} claimed the win on time.", { name }),
+  time_given: (name) => t("{name} gave you one more day.", { name }),
+  chat: (name) => t("{name} wrote to you in the chat.", { name }),
 };
 
 /** What the record says happened since `events` began, told to the player `me`: the
@@ -978,7 +980,8 @@ async function tellWhatHappened() {
   if (!me || seen === null || seen >= state.view.version) return;
   let events = [];
   try {
-    const page = await get(`/api/rooms/${encodeURIComponent(roomId)}/events?after=${seen}&limit=500`);
+    // The seat's own record (through its cookie): the chat is in it.
+    const page = await get(`${base}/events?after=${seen}&limit=500`);
     events = page.events;
   } catch {
     return; // a convenience: the board itself is up to date
