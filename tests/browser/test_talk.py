@@ -1,0 +1,68 @@
+"""The room page's talk and time (issue 62): two players chat live while a spectator sees
+none of it, and the waiting player gives the other one more day, which both pages show."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import WAIT, new_page
+from .test_room_page import _pair, _tap
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group(__name__)]
+
+HOSTILE = '<img src=x onerror="alert(1)"> hi & bye'
+
+
+def test_two_players_chat_live_and_a_spectator_sees_none(browser: Any, server: str) -> None:
+    from playwright.sync_api import expect
+
+    drums, tires, url = _pair(browser, server)
+    watcher = new_page(browser, 390, 844)
+    watcher.goto(url)
+    expect(watcher.locator("#status")).to_be_visible()
+    for page in (drums, tires):
+        expect(page.locator("#chat-panel")).to_be_visible()
+    expect(watcher.locator("#chat-panel")).to_be_hidden()
+    drums.locator("#chat-input").fill(HOSTILE)
+    drums.get_by_role("button", name="Send").click()
+    # The other player's page gets it live, as text: no element is made of it.
+    line = tires.locator("#chat-list .chat-text")
+    expect(line).to_have_text(HOSTILE, timeout=WAIT)
+    assert tires.locator("#chat-list img").count() == 0
+    expect(drums.locator("#chat-input")).to_have_value("")
+    tires.locator("#chat-input").fill("Good luck!")
+    tires.locator("#chat-input").press("Tab")
+    tires.get_by_role("button", name="Send").click()
+    expect(drums.locator("#chat-list .chat-text").nth(1)).to_have_text("Good luck!", timeout=WAIT)
+    # The spectator's page never holds either message, even after a move refreshes it.
+    _tap(drums, 11, 15)
+    expect(watcher.locator("#moves")).to_contain_text("11-15", timeout=WAIT)
+    body = watcher.content()
+    assert "Good luck" not in body and "onerror" not in body
+    # A player switches it off: their page shows nothing more; the other may not write.
+    tires.get_by_role("button", name="Switch the chat off").click()
+    expect(tires.locator("#chat-list")).to_be_hidden()
+    expect(drums.locator("#chat-note")).to_have_text(
+        "Your opponent switched the chat off.", timeout=WAIT
+    )
+    expect(drums.locator("#chat-form")).to_be_hidden()
+    for page in (drums, tires, watcher):
+        assert page.dialogs == [] and page.errors == []
+
+
+def test_the_waiting_player_gives_one_more_day(browser: Any, server: str) -> None:
+    from playwright.sync_api import expect
+
+    drums, tires, _ = _pair(browser, server)
+    expect(drums.locator("#more-time")).to_have_count(0)  # the drums are to move
+    _tap(drums, 11, 15)
+    expect(tires.locator("#status")).to_contain_text("Your move", timeout=WAIT)
+    before = tires.locator("#deadline").inner_text()
+    drums.locator("#more-time").click()
+    expect(drums.locator("#extra-time")).to_have_text("1 of 7 days given")
+    expect(tires.locator("#extra-time")).to_have_text("1 of 7 days given", timeout=WAIT)
+    expect(tires.locator("#deadline")).not_to_have_text(before, timeout=WAIT)
+    expect(tires.locator("#more-time")).to_have_count(0)  # it is their move: theirs to use
+    assert drums.errors == [] and tires.errors == []
