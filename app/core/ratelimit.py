@@ -83,6 +83,11 @@ RULES = (
             "chat/switch",
         )
     ),
+    *(
+        _rule("seat", f"{prefix}{_ROOM}/games{_NUMBER}/{own}")
+        for prefix in ("/api/rooms", "/r")
+        for own in ("notes", "analysis", "analysis/[0-9]+", "analysis/\\{line_id\\}")
+    ),
     _rule("chat", f"/api/rooms{_ROOM}/chat"),
     _rule("chat", f"/r{_ROOM}/chat"),
     _rule("mail", f"/api/rooms{_ROOM}/email"),

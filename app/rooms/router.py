@@ -29,6 +29,7 @@ from checkers_engine import RULE_SETS, Board, EngineError
 from . import errors, service
 from .events import MAX_VERSION, SSE_EVENT_EXAMPLE, SSE_EVENT_SCHEMA
 from .pdn import export_game
+from .private_routes import add_private_routes
 from .routes import (
     GAME_REFUSALS,
     VIEW_REFUSALS,
@@ -50,7 +51,6 @@ from .schemas import (
     SeatGrant,
 )
 from .streams import events_answer, resume_point
-from .talk_routes import add_talk_routes
 from .view import (
     build_view,
     game_record_out,
@@ -178,7 +178,7 @@ def join_room(
 
 
 add_action_routes(router, room_path="/rooms/{room_id}", token_from=get_token)
-add_talk_routes(router, room_path="/rooms/{room_id}", token_from=get_token)
+add_private_routes(router, room_path="/rooms/{room_id}", token_from=get_token)
 
 
 @router.get(

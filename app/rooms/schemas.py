@@ -152,6 +152,28 @@ class ChatOut(BaseModel):
     messages: list[ChatMessageOut]
 
 
+class NoteIn(_In):
+    ply: int = Field(
+        ge=0, le=100_000, description="The note is on the position after this ply (0: the game)."
+    )
+    text: str = Field(
+        max_length=2000, description="Plain text, up to 2000 characters; blank forgets the note."
+    )
+
+
+class NoteOut(BaseModel):
+    ply: int
+    text: str
+    updated_at: datetime
+
+
+class NotesOut(BaseModel):
+    """A player's private notes on a game, by ply: only that seat ever reads them."""
+
+    game: int
+    notes: list[NoteOut]
+
+
 class LineOut(BaseModel):
     their_move: str
     reply: str

@@ -48,12 +48,12 @@ from app.notify.routes import add_notify_routes
 from app.rooms import errors, service, transfers
 from app.rooms.events import MAX_VERSION
 from app.rooms.locking import Granted
+from app.rooms.private_routes import add_private_routes
 from app.rooms.routes import RoomId, add_action_routes
 from app.rooms.runtime import RuntimeDep
 from app.rooms.schemas import CreateRoomIn, JoinIn
 from app.rooms.state import GameState
 from app.rooms.streams import events_answer, resume_point
-from app.rooms.talk_routes import add_talk_routes
 from app.rooms.texts import LEVEL_DIFFICULTY
 from app.rooms.view import build_view, rule_set_out
 from checkers_engine import RULE_SETS
@@ -314,7 +314,7 @@ def join_room(
     return _joined(request, granted, ctx, base)
 
 
-for add_routes in (add_action_routes, add_talk_routes, add_notify_routes):
+for add_routes in (add_action_routes, add_private_routes, add_notify_routes):
     add_routes(
         router,
         room_path="/r/{room_id}",

@@ -66,3 +66,22 @@ def test_the_waiting_player_gives_one_more_day(browser: Any, server: str) -> Non
     expect(tires.locator("#deadline")).not_to_have_text(before, timeout=WAIT)
     expect(tires.locator("#more-time")).to_have_count(0)  # it is their move: theirs to use
     assert drums.errors == [] and tires.errors == []
+
+
+def test_a_players_notes_stay_theirs(browser: Any, server: str) -> None:
+    from playwright.sync_api import expect
+
+    drums, tires, url = _pair(browser, server)
+    _tap(drums, 11, 15)
+    expect(drums.locator("#note-label")).to_have_text("Note after 1. 11-15")
+    drums.locator("#note-input").fill("<b>Old Fourteenth</b> next?")
+    drums.get_by_role("button", name="Save note").click()
+    expect(drums.locator("#notes-list .note-text")).to_have_text("<b>Old Fourteenth</b> next?")
+    drums.reload()
+    expect(drums.locator("#note-input")).to_have_value("<b>Old Fourteenth</b> next?")
+    expect(tires.locator("#notes-panel")).to_be_visible()
+    assert tires.locator("#notes-list li").count() == 0
+    watcher = new_page(browser, 390, 844)
+    watcher.goto(url)
+    expect(watcher.locator("#notes-panel")).to_be_hidden()
+    assert "Fourteenth" not in watcher.content() and "Fourteenth" not in tires.content()

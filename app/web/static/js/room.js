@@ -2,8 +2,9 @@
 // Moves, coordinates and the move input speak the rule set's notation (notation.js).
 import { BoardView, parseFen, sideIcon, startPieces } from "./board.js";
 import { ChatPanel } from "./chat.js";
+import { NotesPanel } from "./notes.js";
 import {
-  OFFLINE, SIDE_NAME, bySide, copyFrom, defaultName, el, get, lengthOf, nameEl, post,
+  OFFLINE, SIDE_NAME, button, bySide, copyFrom, defaultName, el, get, lengthOf, nameEl, post,
   markSeen, rememberRoom, seenVersion, serverNow, span, syncClock, when,
 } from "./common.js";
 import { nt, number, t } from "./i18n.js";
@@ -125,12 +126,6 @@ function seatLine(node, side) {
   node.replaceChildren(...parts);
 }
 
-function button(label, onClick, cls = "button") {
-  const b = el("button", label, cls);
-  b.type = "button";
-  b.addEventListener("click", onClick);
-  return b;
-}
 
 function statusText() {
   const view = state.view;
@@ -414,6 +409,7 @@ function render({ pieces = true } = {}) {
   drawYou();
   planner.render();
   chat.show(you()?.chat ?? null);
+  notes.show(you() ? shown().number : null, live() ? shown().moves.length : state.replay, shown().moves);
   if (source && source.seated !== Boolean(you())) listen(); // took (or lost) a seat
   drawReview();
   $("device").hidden = !you() || view.status === "expired";
@@ -434,6 +430,13 @@ function showError(message) {
 const chat = new ChatPanel({
   base,
   nameOf: (seat) => state.view.seats.find((s) => s.seat === seat)?.name ?? seat,
+  failed: (e) => failed(e),
+});
+
+const notes = new NotesPanel({
+  base,
+  moveText: (m) => notation.move(m),
+  jump: (ply) => showPly(ply, false),
   failed: (e) => failed(e),
 });
 

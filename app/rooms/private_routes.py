@@ -1,5 +1,5 @@
 """Routes of the players' own things in a room: their chat. Declared once for the
-bearer-token API and the pages' cookie endpoints (`add_talk_routes`), as the seat
+bearer-token API and the pages' cookie endpoints (`add_private_routes`), as the seat
 actions are (`routes.add_action_routes`)."""
 
 from __future__ import annotations
@@ -13,10 +13,18 @@ from fastapi.params import Depends as DependsParam
 from app.core.openapi import refusals
 from app.core.responses import ModelResponse, no_store
 
-from . import chat
-from .models import ChatMessage, Seat
-from .routes import Acting, RoomId, acting
-from .schemas import ChatIn, ChatMessageOut, ChatOut, ChatSwitchIn
+from . import chat, notes
+from .models import ChatMessage, Seat, SeatNote
+from .routes import Acting, GameNumber, RoomId, acting
+from .schemas import (
+    ChatIn,
+    ChatMessageOut,
+    ChatOut,
+    ChatSwitchIn,
+    NoteIn,
+    NoteOut,
+    NotesOut,
+)
 
 _NO_SEAT = "No seat's token (`players_only`: spectators never see it), or a wrong one"
 # The players' own things: a spectator is refused.
@@ -47,7 +55,15 @@ def chat_out(seat: Seat, opponent_off: bool, messages: list[ChatMessage]) -> Res
     return no_store(ModelResponse(body))
 
 
-def add_talk_routes(
+def notes_out(number: int, found: list[SeatNote]) -> Response:
+    body = NotesOut(
+        game=number,
+        notes=[NoteOut(ply=n.ply, text=n.text, updated_at=n.updated_at) for n in found],
+    )
+    return no_store(ModelResponse(body))
+
+
+def add_private_routes(
     router: APIRouter,
     *,
     room_path: str,
@@ -94,3 +110,39 @@ def add_talk_routes(
         can be sent until you switch it on again. Answers the chat."""
         chat.switch_chat(act.session, room_id=room_id, token=act.token, on=body.on, ctx=act.ctx)
         return answer(act, room_id)
+
+    own: dict[str, Any] = {
+        "responses": PLAYER_REFUSALS,
+        "dependencies": list(dependencies),
+        "include_in_schema": include_in_schema,
+    }
+    notes_path = f"{room_path}/games/{{number}}/notes"
+
+    @router.get(notes_path, response_model=NotesOut, summary="Read your notes on a game", **own)
+    def read_notes(
+        act: Acting = act_on, room_id: str = RoomId, number: int = GameNumber
+    ) -> Response:
+        """Your private notes on game `number`, by ply (0: on the game as a whole). Only
+        your seat reads them: not your opponent, not spectators, not the public PDN."""
+        found = notes.read_notes(act.session, room_id=room_id, token=act.token, number=number)
+        return notes_out(number, found)
+
+    @router.post(
+        notes_path, response_model=NotesOut, summary="Keep (or forget) a note on a game", **own
+    )
+    def write_note(
+        body: NoteIn, act: Acting = act_on, room_id: str = RoomId, number: int = GameNumber
+    ) -> Response:
+        """Keep your note on the position after `ply` of game `number` (0: the game as a
+        whole), replacing the one there; blank `text` forgets it. Answers your notes."""
+        notes.save_note(
+            act.session,
+            room_id=room_id,
+            token=act.token,
+            number=number,
+            ply=body.ply,
+            text=body.text,
+            ctx=act.ctx,
+        )
+        found = notes.read_notes(act.session, room_id=room_id, token=act.token, number=number)
+        return notes_out(number, found)
