@@ -86,7 +86,11 @@ RULES = (
     *(
         _rule("seat", f"{prefix}{_ROOM}/games{_NUMBER}/{own}")
         for prefix in ("/api/rooms", "/r")
-        for own in ("notes", "analysis", "analysis/[0-9]+", "analysis/\\{line_id\\}")
+        for own in (
+            "notes",
+            "analysis",
+            r"analysis/(?:[0-9]+|\{line_id\})(?:/forget|/conditional)?",
+        )
     ),
     _rule("chat", f"/api/rooms{_ROOM}/chat"),
     _rule("chat", f"/r{_ROOM}/chat"),

@@ -7,16 +7,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Path, Response
 from fastapi.params import Depends as DependsParam
 
 from app.core.openapi import refusals
 from app.core.responses import ModelResponse, no_store
 
-from . import chat, notes
-from .models import ChatMessage, Seat, SeatNote
-from .routes import Acting, GameNumber, RoomId, acting
+from . import analysis, chat, notes
+from .models import AnalysisLine, ChatMessage, Seat, SeatNote
+from .routes import ACTION_REFUSALS, Acting, GameNumber, RoomId, acting
 from .schemas import (
+    AnalysisIn,
+    AnalysisLineOut,
+    AnalysisOut,
     ChatIn,
     ChatMessageOut,
     ChatOut,
@@ -24,6 +27,7 @@ from .schemas import (
     NoteIn,
     NoteOut,
     NotesOut,
+    RoomView,
 )
 
 _NO_SEAT = "No seat's token (`players_only`: spectators never see it), or a wrong one"
@@ -61,6 +65,26 @@ def notes_out(number: int, found: list[SeatNote]) -> Response:
         notes=[NoteOut(ply=n.ply, text=n.text, updated_at=n.updated_at) for n in found],
     )
     return no_store(ModelResponse(body))
+
+
+def analysis_out(number: int, lines: list[AnalysisLine]) -> Response:
+    body = AnalysisOut(
+        game=number,
+        lines=[
+            AnalysisLineOut(
+                id=line.id,
+                from_ply=line.from_ply,
+                moves=list(line.moves),
+                created_at=line.created_at,
+                updated_at=line.updated_at,
+            )
+            for line in lines
+        ],
+    )
+    return no_store(ModelResponse(body))
+
+
+LineId = Path(ge=1, le=2**31 - 1, description="A kept line's id.")
 
 
 def add_private_routes(
@@ -146,3 +170,104 @@ def add_private_routes(
         )
         found = notes.read_notes(act.session, room_id=room_id, token=act.token, number=number)
         return notes_out(number, found)
+
+    analysis_path = f"{room_path}/games/{{number}}/analysis"
+    lines_options = {"response_model": AnalysisOut, **own}
+
+    def lines_answer(act: Acting, room_id: str, number: int) -> Response:
+        _, found = analysis.read_lines(act.session, room_id=room_id, token=act.token, number=number)
+        return analysis_out(number, found)
+
+    @router.get(analysis_path, summary="Read your analysis lines of a game", **lines_options)
+    def read_analysis(
+        act: Acting = act_on, room_id: str = RoomId, number: int = GameNumber
+    ) -> Response:
+        """The lines you played on the analysis board for game `number`, oldest first: kept
+        for your seat alone, on every device. No evaluation comes with them."""
+        return lines_answer(act, room_id, number)
+
+    @router.post(analysis_path, summary="Keep a new analysis line", **lines_options)
+    def add_analysis(
+        body: AnalysisIn, act: Acting = act_on, room_id: str = RoomId, number: int = GameNumber
+    ) -> Response:
+        """Keep a line of moves for both sides from the position after `from_ply` of game
+        `number`; each move is checked by the rules (422 `conditional_refused` names the
+        first that cannot be played, with the legal moves there). Answers your lines."""
+        analysis.keep_line(
+            act.session,
+            room_id=room_id,
+            token=act.token,
+            number=number,
+            from_ply=body.from_ply,
+            moves=body.moves,
+            line_id=None,
+            ctx=act.ctx,
+        )
+        return lines_answer(act, room_id, number)
+
+    @router.post(
+        f"{analysis_path}/{{line_id}}", summary="Replace an analysis line's moves", **lines_options
+    )
+    def change_analysis(
+        body: AnalysisIn,
+        act: Acting = act_on,
+        room_id: str = RoomId,
+        number: int = GameNumber,
+        line_id: int = LineId,
+    ) -> Response:
+        """Replace the moves of your line `line_id` (it keeps its start). Answers your lines."""
+        analysis.keep_line(
+            act.session,
+            room_id=room_id,
+            token=act.token,
+            number=number,
+            from_ply=body.from_ply,
+            moves=body.moves,
+            line_id=line_id,
+            ctx=act.ctx,
+        )
+        return lines_answer(act, room_id, number)
+
+    @router.post(
+        f"{analysis_path}/{{line_id}}/forget", summary="Forget an analysis line", **lines_options
+    )
+    def forget_analysis(
+        act: Acting = act_on, room_id: str = RoomId, number: int = GameNumber, line_id: int = LineId
+    ) -> Response:
+        """Forget your line `line_id`. Answers your lines."""
+        analysis.forget_line(
+            act.session,
+            room_id=room_id,
+            token=act.token,
+            number=number,
+            line_id=line_id,
+            ctx=act.ctx,
+        )
+        return lines_answer(act, room_id, number)
+
+    @router.post(
+        f"{analysis_path}/{{line_id}}/conditional",
+        summary="Turn an analysis line into conditional moves",
+        response_model=RoomView,
+        responses=ACTION_REFUSALS,
+        dependencies=list(dependencies),
+        include_in_schema=include_in_schema,
+    )
+    def plan_analysis(
+        act: Acting = act_on, room_id: str = RoomId, number: int = GameNumber, line_id: int = LineId
+    ) -> Response:
+        """Your line `line_id`, from the current position of the game in progress and
+        starting with your opponent's move, is added to your conditional moves (their move,
+        your reply, in turn; a last move of theirs without a reply is left out). 409
+        `line_not_plannable` for a line from another position, `conditional_not_now` when
+        it is your move. Answers the room view, with your conditional moves."""
+        return act.answer(
+            analysis.plan_from_line(
+                act.session,
+                room_id=room_id,
+                token=act.token,
+                number=number,
+                line_id=line_id,
+                ctx=act.ctx,
+            )
+        )

@@ -174,6 +174,44 @@ class NotesOut(BaseModel):
     notes: list[NoteOut]
 
 
+class AnalysisIn(_In):
+    from_ply: int = Field(
+        default=0,
+        ge=0,
+        le=100_000,
+        description="The line starts from the position after this ply of the game (0: its "
+        "start); ignored when a kept line is replaced.",
+    )
+    moves: list[str] = Field(
+        max_length=120,
+        description="Moves for both sides in turn, each checked by the rules where it is "
+        "played (engine or customary notation; kept in the engine's).",
+        examples=[["22-18", "15x22", "25x18"]],
+    )
+
+    @field_validator("moves")
+    @classmethod
+    def _short(cls, value: list[str]) -> list[str]:
+        if any(not 2 <= len(text) <= 200 for text in value):
+            raise PydanticCustomError("invalid_move", "each move is 2 to 200 characters")
+        return value
+
+
+class AnalysisLineOut(BaseModel):
+    id: int
+    from_ply: int = Field(description="It starts from the position after this ply (0: start).")
+    moves: list[str] = Field(description="Its moves, both sides in turn (engine notation).")
+    created_at: datetime
+    updated_at: datetime
+
+
+class AnalysisOut(BaseModel):
+    """A player's kept analysis lines on a game: only that seat ever reads them."""
+
+    game: int
+    lines: list[AnalysisLineOut]
+
+
 class LineOut(BaseModel):
     their_move: str
     reply: str
