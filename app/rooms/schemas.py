@@ -291,6 +291,10 @@ class RuleSetOut(BaseModel):
     majority_capture: bool
     pdn_gametype: int
     notation: NotationOut
+    start_fen: str = Field(
+        description="The standard start position (engine FEN): where a game without a "
+        "set-up position begins."
+    )
 
 
 class SeatOut(BaseModel):

@@ -94,6 +94,7 @@ def _rule_set_out(key: str, language: str) -> RuleSetOut:
         majority_capture=rule_set.majority_capture,
         pdn_gametype=rule_set.pdn_gametype,
         notation=notation_out,
+        start_fen=Board(key).fen(),
     )
 
 

@@ -85,3 +85,42 @@ def test_a_players_notes_stay_theirs(browser: Any, server: str) -> None:
     watcher.goto(url)
     expect(watcher.locator("#notes-panel")).to_be_hidden()
     assert "Fourteenth" not in watcher.content() and "Fourteenth" not in tires.content()
+
+
+def test_analysis_lines_are_kept_across_devices_and_become_conditional_moves(
+    browser: Any, server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    drums, tires, _ = _pair(browser, server)
+    _tap(drums, 11, 15)
+    expect(tires.locator("#status")).to_contain_text("Your move", timeout=WAIT)
+    drums.get_by_role("button", name="Analyse this position").click()
+    board = drums.locator("#analysis-board")
+    expect(board).to_be_visible()
+    for start, end in ((22, 18), (15, 22), (25, 18)):
+        board.locator(f'.sq[data-square="{start}"]').click()
+        board.locator(f'.sq[data-square="{end}"]').click()
+    expect(drums.locator("#analysis-line")).to_have_text("This line: 22-18 15x22 25x18")
+    expect(drums.locator("#analysis-lines li")).to_have_count(1, timeout=WAIT)
+    expect(drums.locator("#analysis-lines li .analysis-moves")).to_have_text(
+        "After 1. 11-15: 22-18 15x22 25x18", timeout=WAIT
+    )
+    # The seat moves to another device: the line is there.
+    drums.get_by_role("button", name="Continue on another device").click()
+    expect(drums.locator("#device-row")).to_be_visible(timeout=WAIT)
+    link = drums.locator("#device-url").input_value()
+    other = new_page(browser, 390, 844)
+    other.goto(link)
+    expect(other.locator("#player-bottom")).to_contain_text("Drums · you", timeout=WAIT)
+    lines = other.locator("#analysis-lines li")
+    expect(lines).to_have_count(1, timeout=WAIT)
+    expect(lines.locator(".analysis-moves")).to_have_text("After 1. 11-15: 22-18 15x22 25x18")
+    assert tires.locator("#analysis-lines li").count() == 0
+    # One step makes it conditional moves: their 22-18 is answered by 15x22.
+    lines.get_by_role("button", name="Make these conditional moves").click()
+    expect(other.locator("#plan-lines li")).to_have_text("if 22-18, 15x22", timeout=WAIT)
+    tires.reload()
+    _tap(tires, 22, 18)
+    expect(tires.locator("#moves")).to_contain_text("15x22", timeout=WAIT)
+    assert other.errors == [] and tires.errors == [] and drums.errors == []

@@ -1,6 +1,7 @@
 // The room page: waiting room, play, spectating, replay, live updates, notifications.
 // Moves, coordinates and the move input speak the rule set's notation (notation.js).
 import { BoardView, parseFen, sideIcon, startPieces } from "./board.js";
+import { AnalysisBoard } from "./analysis.js";
 import { ChatPanel } from "./chat.js";
 import { NotesPanel } from "./notes.js";
 import {
@@ -409,6 +410,7 @@ function render({ pieces = true } = {}) {
   drawYou();
   planner.render();
   chat.show(you()?.chat ?? null);
+  analysis.show(you() ? shown().number : null);
   notes.show(you() ? shown().number : null, live() ? shown().moves.length : state.replay, shown().moves);
   if (source && source.seated !== Boolean(you())) listen(); // took (or lost) a seat
   drawReview();
@@ -437,6 +439,20 @@ const notes = new NotesPanel({
   base,
   moveText: (m) => notation.move(m),
   jump: (ply) => showPly(ply, false),
+  failed: (e) => failed(e),
+});
+
+const analysis = new AnalysisBoard({
+  base,
+  notation,
+  ruleSet: initial.rule_set.key,
+  view: () => state.view,
+  shown: () => shown(),
+  ply: () => (live() ? shown().moves.length : state.replay),
+  planned: (view) => {
+    setView(view);
+    render();
+  },
   failed: (e) => failed(e),
 });
 
