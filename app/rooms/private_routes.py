@@ -11,11 +11,11 @@ from fastapi import APIRouter, Path, Response
 from fastapi.params import Depends as DependsParam
 
 from app.core.openapi import refusals
-from app.core.responses import ModelResponse, no_store
+from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
 
-from . import analysis, chat, notes
+from . import analysis, chat, exports, notes
 from .models import AnalysisLine, ChatMessage, Seat, SeatNote
-from .routes import ACTION_REFUSALS, Acting, GameNumber, RoomId, acting
+from .routes import ACTION_REFUSALS, Acting, GameNumber, RoomId, acting, pdn_answer
 from .schemas import (
     AnalysisIn,
     AnalysisLineOut,
@@ -29,6 +29,7 @@ from .schemas import (
     NotesOut,
     RoomView,
 )
+from .view import share_url
 
 _NO_SEAT = "No seat's token (`players_only`: spectators never see it), or a wrong one"
 # The players' own things: a spectator is refused.
@@ -271,3 +272,25 @@ def add_private_routes(
                 ctx=act.ctx,
             )
         )
+
+    @router.get(
+        f"{room_path}/games/{{number}}/own.pdn",
+        response_class=PdnResponse,
+        responses={**own["responses"], 200: PDN_ANSWER},
+        summary="Your own copy of a finished game as PDN, with your notes and lines",
+        dependencies=list(dependencies),
+        include_in_schema=include_in_schema,
+    )
+    def own_pdn(act: Acting = act_on, room_id: str = RoomId, number: int = GameNumber) -> Response:
+        """Game `number` as PDN 3.0 with your notes as comments (on the game before the first
+        move, on a move after it) and your analysis lines as variations (a line from the last
+        position is told in the comment before the result). Only once the game is over (409
+        `game_not_over`); only for your seat. The public PDN never carries them."""
+        text = exports.own_pdn(
+            act.session,
+            room_id=room_id,
+            token=act.token,
+            number=number,
+            site=share_url(act.base_url, room_id),
+        )
+        return no_store(pdn_answer(text, room_id, number))

@@ -1,7 +1,9 @@
 """Talk, time and thought: more time for the player to move (`games.turn_extra_days`,
 `games.extra_days`), the players' chat (`chat_messages`, `seats.chat_off`, and
 `events.audience` so that a chat event reaches its two seats alone), private notes
-(`seat_notes`) and the analysis board's kept lines (`analysis_lines`).
+(`seat_notes`), the analysis board's kept lines (`analysis_lines`), and an imported
+game's comments and variations (`imported_games.comments`, `.variations`), which a
+player's own PDN carries.
 
 Only added columns and new tables: `games` is altered by plain ADD COLUMN (a batch
 rebuild on SQLite would drop the table and cascade to its moves).
@@ -92,9 +94,13 @@ def upgrade() -> None:
         _when(),
     )
     op.create_index("ix_analysis_lines_game_seat", "analysis_lines", ["game_id", "seat_id"])
+    op.add_column("imported_games", sa.Column("comments", sa.JSON(), nullable=True))
+    op.add_column("imported_games", sa.Column("variations", sa.JSON(), nullable=True))
 
 
 def downgrade() -> None:
+    op.drop_column("imported_games", "variations")
+    op.drop_column("imported_games", "comments")
     op.drop_index("ix_analysis_lines_game_seat", table_name="analysis_lines")
     op.drop_table("analysis_lines")
     op.drop_table("seat_notes")

@@ -124,3 +124,27 @@ def test_analysis_lines_are_kept_across_devices_and_become_conditional_moves(
     _tap(tires, 22, 18)
     expect(tires.locator("#moves")).to_contain_text("15x22", timeout=WAIT)
     assert other.errors == [] and tires.errors == [] and drums.errors == []
+
+
+def test_a_player_downloads_the_game_with_their_notes(browser: Any, server: str) -> None:
+    from playwright.sync_api import expect
+
+    drums, tires, url = _pair(browser, server)
+    _tap(drums, 11, 15)
+    expect(drums.locator("#note-label")).to_have_text("Note after 1. 11-15")
+    drums.locator("#note-input").fill("my plan")
+    drums.get_by_role("button", name="Save note").click()
+    expect(drums.locator("#notes-list li")).to_have_count(1)
+    drums.get_by_role("button", name="Resign").click()
+    drums.locator("#confirm-ok").click()
+    link = drums.locator("#own-pdn-link")
+    expect(link).to_be_visible(timeout=WAIT)
+    with drums.expect_download() as got:
+        link.click()
+    text = open(got.value.path(), encoding="utf-8").read()
+    assert "{my plan}" in text and "11-15" in text
+    expect(tires.locator("#own-pdn-link")).to_be_visible(timeout=WAIT)
+    watcher = new_page(browser, 390, 844)
+    watcher.goto(url)
+    expect(watcher.locator("#pdn-link")).to_be_visible(timeout=WAIT)
+    expect(watcher.locator("#own-pdn")).to_be_hidden()

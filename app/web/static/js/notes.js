@@ -18,6 +18,8 @@ export class NotesPanel {
     this.notes = [];
     this.ply = null;
     this.moves = [];
+    this.dirty = false; // the box holds text not yet saved: it keeps its move meanwhile
+    $("note-input").addEventListener("input", () => { this.dirty = true; });
     $("note-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.save();
@@ -37,9 +39,10 @@ export class NotesPanel {
       this.number = number;
       this.notes = [];
       this.ply = null;
+      this.dirty = false;
       this.load();
     }
-    if (ply !== this.ply) {
+    if (ply !== this.ply && !this.dirty) {
       this.ply = ply;
       $("note-input").value = this.noteAt(ply)?.text ?? "";
     }
@@ -61,7 +64,7 @@ export class NotesPanel {
       const body = await get(this.url());
       if (number !== this.number) return;
       this.notes = body.notes;
-      $("note-input").value = this.noteAt(this.ply)?.text ?? "";
+      if (!this.dirty) $("note-input").value = this.noteAt(this.ply)?.text ?? "";
     } catch (e) {
       this.failed(e);
     }
@@ -72,6 +75,7 @@ export class NotesPanel {
     try {
       const body = await post(this.url(), { ply: this.ply, text: $("note-input").value });
       this.notes = body.notes;
+      this.dirty = false;
       $("note-saved").hidden = false;
       setTimeout(() => { $("note-saved").hidden = true; }, 2000);
     } catch (e) {

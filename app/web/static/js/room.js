@@ -318,6 +318,9 @@ function drawMoves() {
   const current = view.games.find((x) => x.number === game().number);
   $("pdn").hidden = !(current && game().result && !state.earlier);
   if (current) $("pdn-link").href = current.pdn_url;
+  // A player's own copy: the same game with their notes and analysis lines.
+  $("own-pdn").hidden = $("pdn").hidden || !you();
+  if (current) $("own-pdn-link").href = `${base}/games/${current.number}/own.pdn`;
 }
 const mine = (score) => score[you().seat];
 const theirs = (score) => score[you().seat === "creator" ? "joiner" : "creator"];
