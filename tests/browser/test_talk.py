@@ -3,6 +3,7 @@ none of it, and the waiting player gives the other one more day, which both page
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -141,7 +142,7 @@ def test_a_player_downloads_the_game_with_their_notes(browser: Any, server: str)
     expect(link).to_be_visible(timeout=WAIT)
     with drums.expect_download() as got:
         link.click()
-    text = open(got.value.path(), encoding="utf-8").read()
+    text = Path(got.value.path()).read_text(encoding="utf-8")
     assert "{my plan}" in text and "11-15" in text
     expect(tires.locator("#own-pdn-link")).to_be_visible(timeout=WAIT)
     watcher = new_page(browser, 390, 844)
