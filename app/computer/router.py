@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request, Response, status
+from fastapi import APIRouter, Depends, Path, Request, Response, status
+from fastapi.params import Depends as DependsParam
 from pydantic import BaseModel, Field
 
-from app.core.deps import BaseUrlDep, ClientDep, ContextDep, SessionDep
+from app.core.deps import BaseUrlDep, ClientDep, ContextDep, SessionDep, get_token
 from app.core.ids import id_path
 from app.core.openapi import refusals
 from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
@@ -289,3 +291,94 @@ def imported_game_review(
 ) -> Response:
     """The review of an imported game as far as it has got."""
     return ModelResponse(review_out(review.read_for_import(session, imported_id=imported_id)))
+
+
+# --- a player's own lines ---------------------------------------------------------------
+
+LineId = Path(ge=1, le=2**31 - 1, description="A kept analysis line's id.")
+_LINE_REVIEW_ANSWERS = {
+    **refusals(
+        403,
+        404,
+        409,
+        422,
+        s403="No seat's token (`players_only`), or a wrong one",
+        s409="The game is still in progress (`game_not_over`): no computer help until it ends",
+    ),
+}
+
+
+def add_line_review_routes(
+    router: APIRouter,
+    *,
+    room_path: str,
+    token_from: Callable[..., Any],
+    dependencies: Sequence[DependsParam] = (),
+    include_in_schema: bool = True,
+) -> None:
+    """Declare the review of a player's own analysis line on `router` (the bearer API and
+    the pages' cookie endpoints alike)."""
+    path = f"{room_path}/games/{{number}}/analysis/{{line_id}}/review"
+
+    @router.post(
+        path,
+        response_model=ReviewOut,
+        status_code=status.HTTP_202_ACCEPTED,
+        responses={
+            200: {"model": ReviewOut, "description": "Already reviewed or under review"},
+            **_LINE_REVIEW_ANSWERS,
+            **_QUEUED,
+        },
+        dependencies=list(dependencies),
+        include_in_schema=include_in_schema,
+        summary="Ask the Executive to review one of your analysis lines (after the game)",
+    )
+    def review_line(
+        session: SessionDep,
+        ctx: ContextDep,
+        runner: RunnerDep,
+        client: ClientDep,
+        token: str | None = Depends(token_from),
+        room_id: str = RoomId,
+        number: int = GameNumber,
+        line_id: int = LineId,
+    ) -> Response:
+        """Once the game is over, the Executive scores every position of your own line and
+        marks its inaccuracies, mistakes and blunders, as it reviews a game (never while the
+        game is in progress: 409 `game_not_over`). Your seat's token only. A line changed
+        since its review is reviewed again."""
+        found, new = review.request_for_line(
+            session,
+            room_id=room_id,
+            number=number,
+            line_id=line_id,
+            token=token,
+            ctx=ctx,
+            client=client,
+            admit=lambda: runner.admit_review(client),
+        )
+        return no_store(_started(found, new, runner))
+
+    @router.get(
+        path,
+        response_model=ReviewOut,
+        responses=_LINE_REVIEW_ANSWERS,
+        dependencies=list(dependencies),
+        include_in_schema=include_in_schema,
+        summary="The review of one of your analysis lines, as far as it has got",
+    )
+    def line_review(
+        session: SessionDep,
+        token: str | None = Depends(token_from),
+        room_id: str = RoomId,
+        number: int = GameNumber,
+        line_id: int = LineId,
+    ) -> Response:
+        """The review of your own line as far as it has got (your seat's token only)."""
+        found = review.read_for_line(
+            session, room_id=room_id, number=number, line_id=line_id, token=token
+        )
+        return no_store(ModelResponse(review_out(found)))
+
+
+add_line_review_routes(router, room_path="/rooms/{room_id}", token_from=get_token)

@@ -100,6 +100,12 @@ RULES = (
     _rule("links", f"/r{_ROOM}/continue"),
     _rule("reviews", f"/api/rooms{_ROOM}/games{_NUMBER}/review"),
     _rule("reviews", f"/api/imported-games{_ROOM}/review"),
+    *(
+        _rule(
+            "reviews", f"{prefix}{_ROOM}/games{_NUMBER}/analysis/(?:[0-9]+|\\{{line_id\\}})/review"
+        )
+        for prefix in ("/api/rooms", "/r")
+    ),
     # An imported game is replayed for every read (its JSON, its PDN, its page).
     *_reads("imported_reads", f"/api/imported-games{_ROOM}"),
     *_reads("imported_reads", f"/imported{_ROOM}"),

@@ -21,7 +21,7 @@ from checkers_engine import AmbiguousMoveError, Board, EngineError, IllegalMoveE
 from . import errors
 from .conditionals import LineRefused
 from .locking import locked_room
-from .models import AnalysisLine, Game, Move, Room, Seat
+from .models import AnalysisLine, Game, GameStatus, Move, Room, Seat
 from .notes import game_of, player_of
 from .planning import plan_line
 from .positions import start_board
@@ -159,6 +159,22 @@ def read_lines(
         seat = player_of(room, token)
         game = game_of(room, number)
         return game, seat_lines(session, game, seat)
+
+
+def line_to_review(
+    session: Session, *, room_id: str, token: str | None, number: int, line_id: int
+) -> tuple[str, str, list[str]]:
+    """What the computer reviews of the seat's own line, once its game is over: the rule
+    set, the position it starts from (engine FEN) and its moves."""
+    with read_transaction(session):
+        room = lock_room(session, room_id=room_id, read=True)
+        seat = player_of(room, token)
+        game = game_of(room, number)
+        if game.status != GameStatus.FINISHED:
+            raise errors.GameNotOver("no computer review while the game is in progress")
+        line = _line(session, game, seat, line_id)
+        start = position_at(session, room, game, line.from_ply).fen()
+        return room.rule_set, start, list(line.moves)
 
 
 def plan_from_line(

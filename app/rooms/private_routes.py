@@ -24,10 +24,10 @@ from .schemas import (
     ChatMessageOut,
     ChatOut,
     ChatSwitchIn,
-    NoteIn,
-    NoteOut,
-    NotesOut,
     RoomView,
+    SeatNoteIn,
+    SeatNoteOut,
+    SeatNotesOut,
 )
 from .view import share_url
 
@@ -61,9 +61,9 @@ def chat_out(seat: Seat, opponent_off: bool, messages: list[ChatMessage]) -> Res
 
 
 def notes_out(number: int, found: list[SeatNote]) -> Response:
-    body = NotesOut(
+    body = SeatNotesOut(
         game=number,
-        notes=[NoteOut(ply=n.ply, text=n.text, updated_at=n.updated_at) for n in found],
+        notes=[SeatNoteOut(ply=n.ply, text=n.text, updated_at=n.updated_at) for n in found],
     )
     return no_store(ModelResponse(body))
 
@@ -143,7 +143,7 @@ def add_private_routes(
     }
     notes_path = f"{room_path}/games/{{number}}/notes"
 
-    @router.get(notes_path, response_model=NotesOut, summary="Read your notes on a game", **own)
+    @router.get(notes_path, response_model=SeatNotesOut, summary="Read your notes on a game", **own)
     def read_notes(
         act: Acting = act_on, room_id: str = RoomId, number: int = GameNumber
     ) -> Response:
@@ -153,10 +153,10 @@ def add_private_routes(
         return notes_out(number, found)
 
     @router.post(
-        notes_path, response_model=NotesOut, summary="Keep (or forget) a note on a game", **own
+        notes_path, response_model=SeatNotesOut, summary="Keep (or forget) a note on a game", **own
     )
     def write_note(
-        body: NoteIn, act: Acting = act_on, room_id: str = RoomId, number: int = GameNumber
+        body: SeatNoteIn, act: Acting = act_on, room_id: str = RoomId, number: int = GameNumber
     ) -> Response:
         """Keep your note on the position after `ply` of game `number` (0: the game as a
         whole), replacing the one there; blank `text` forgets it. Answers your notes."""

@@ -152,7 +152,7 @@ class ChatOut(BaseModel):
     messages: list[ChatMessageOut]
 
 
-class NoteIn(_In):
+class SeatNoteIn(_In):
     ply: int = Field(
         ge=0, le=100_000, description="The note is on the position after this ply (0: the game)."
     )
@@ -161,17 +161,17 @@ class NoteIn(_In):
     )
 
 
-class NoteOut(BaseModel):
+class SeatNoteOut(BaseModel):
     ply: int
     text: str
     updated_at: datetime
 
 
-class NotesOut(BaseModel):
+class SeatNotesOut(BaseModel):
     """A player's private notes on a game, by ply: only that seat ever reads them."""
 
     game: int
-    notes: list[NoteOut]
+    notes: list[SeatNoteOut]
 
 
 class AnalysisIn(_In):

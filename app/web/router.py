@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
 from app.computer import service as computer
+from app.computer.router import add_line_review_routes
 from app.computer.schemas import ComputerGameIn
 from app.core.context import Context
 from app.core.deps import BaseUrlDep, ClientDep, ContextDep, DatabaseDep, SessionDep
@@ -314,7 +315,12 @@ def join_room(
     return _joined(request, granted, ctx, base)
 
 
-for add_routes in (add_action_routes, add_private_routes, add_notify_routes):
+for add_routes in (
+    add_action_routes,
+    add_private_routes,
+    add_notify_routes,
+    add_line_review_routes,
+):
     add_routes(
         router,
         room_path="/r/{room_id}",

@@ -24,6 +24,9 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+reviews = sa.table("reviews", sa.column("id", sa.Integer()), sa.column("line_id", sa.Integer()))
+
+
 def _when() -> sa.Column[object]:
     return sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False)
 
@@ -94,6 +97,10 @@ def upgrade() -> None:
         _when(),
     )
     op.create_index("ix_analysis_lines_game_seat", "analysis_lines", ["game_id", "seat_id"])
+    # No reference to the line: on SQLite only a rebuild of `reviews` could add one, and
+    # its drop would cascade to every review's positions (the review goes with its room).
+    op.add_column("reviews", sa.Column("line_id", sa.Integer(), nullable=True))
+    op.create_index("ix_reviews_line_id", "reviews", ["line_id"], unique=True)
     op.add_column("imported_games", sa.Column("comments", sa.JSON(), nullable=True))
     op.add_column("imported_games", sa.Column("variations", sa.JSON(), nullable=True))
 
@@ -101,6 +108,10 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_column("imported_games", "variations")
     op.drop_column("imported_games", "comments")
+    bind = op.get_bind()
+    bind.execute(sa.delete(reviews).where(reviews.c.line_id.is_not(None)))
+    op.drop_index("ix_reviews_line_id", table_name="reviews")
+    op.drop_column("reviews", "line_id")
     op.drop_index("ix_analysis_lines_game_seat", table_name="analysis_lines")
     op.drop_table("analysis_lines")
     op.drop_table("seat_notes")
