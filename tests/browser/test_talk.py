@@ -149,3 +149,29 @@ def test_a_player_downloads_the_game_with_their_notes(browser: Any, server: str)
     watcher.goto(url)
     expect(watcher.locator("#pdn-link")).to_be_visible(timeout=WAIT)
     expect(watcher.locator("#own-pdn")).to_be_hidden()
+
+
+def test_after_the_game_the_computer_reviews_a_players_own_line(browser: Any, server: str) -> None:
+    from playwright.sync_api import expect
+
+    drums, tires, _ = _pair(browser, server)
+    _tap(drums, 11, 15)
+    expect(tires.locator("#status")).to_contain_text("Your move", timeout=WAIT)
+    drums.get_by_role("button", name="Analyse this position").click()
+    board = drums.locator("#analysis-board")
+    for start, end in ((22, 18), (15, 22)):
+        board.locator(f'.sq[data-square="{start}"]').click()
+        board.locator(f'.sq[data-square="{end}"]').click()
+    line = drums.locator("#analysis-lines li")
+    expect(line.locator(".analysis-moves")).to_have_text(
+        "After 1. 11-15: 22-18 15x22", timeout=WAIT
+    )
+    # No computer help while the game is on.
+    expect(line.get_by_role("button", name="Review with the computer")).to_have_count(0)
+    drums.get_by_role("button", name="Resign").click()
+    drums.locator("#confirm-ok").click()
+    line.get_by_role("button", name="Review with the computer").click()
+    review = line.locator(".analysis-review")
+    expect(review).to_contain_text("22-18", timeout=60_000)
+    expect(review).to_contain_text("15x22")
+    assert drums.errors == []

@@ -25,6 +25,7 @@ export class AnalysisBoard {
     this.number = null;
     this.lines = [];
     this.open = null; // the line on the board: { id, from_ply }, id null until kept
+    this.reviews = new Map(); // line id -> its computer review (once the game is over)
     this.scratch = new ScratchBoard($("analysis-board"), {
       notation, ruleSet, played: () => this.keep(), redraw: () => this.draw(),
     });
@@ -148,6 +149,36 @@ export class AnalysisBoard {
     }
   }
 
+  /** Once the game is over: ask the computer to review a line, and follow it. */
+  async review(line) {
+    const url = this.url(`/${line.id}/review`);
+    try {
+      let body = await post(url, {});
+      this.reviews.set(line.id, body);
+      this.drawLines();
+      while (body.status !== "done") {
+        await new Promise((r) => { setTimeout(r, 1000); });
+        body = await get(url);
+        this.reviews.set(line.id, body);
+        this.drawLines();
+      }
+    } catch (e) {
+      this.failed(e);
+    }
+  }
+
+  /** A line's review in words: each move with the computer's mark, and its better move
+   * where one gave something away. */
+  reviewed(review) {
+    if (review.status !== "done") return t("The computer is reviewing this line…");
+    const marks = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+    return review.moves.map((m) => {
+      const mark = m.judgement ? marks[m.judgement] : "";
+      const better = m.judgement && m.best ? ` (${t("better: {move}", { move: m.best.text })})` : "";
+      return `${m.move.text}${mark}${better}`;
+    }).join(" ");
+  }
+
   describe(line) {
     const g = this.shown();
     const from = line.from_ply === 0 ? t("From the start")
@@ -178,8 +209,13 @@ export class AnalysisBoard {
       if (this.plannable(line)) {
         actions.append(button(t("Make these conditional moves"), () => this.plan(line), "button"));
       }
+      if (this.shown().result && line.moves.length) {
+        actions.append(button(t("Review with the computer"), () => this.review(line), "button subtle"));
+      }
       actions.append(button(t("Forget"), () => this.forget(line.id), "button subtle"));
       li.append(actions);
+      const review = this.reviews.get(line.id);
+      if (review) li.append(el("p", this.reviewed(review), "muted small analysis-review"));
       return li;
     }));
   }
