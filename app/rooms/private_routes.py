@@ -15,8 +15,7 @@ from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
 
 from . import analysis, chat, exports, notes
 from .models import AnalysisLine, ChatMessage, Seat, SeatNote
-from .routes import ACTION_REFUSALS, Acting, GameNumber, RoomId, acting, pdn_answer
-from .schemas import (
+from .private_schemas import (
     AnalysisIn,
     AnalysisLineOut,
     AnalysisOut,
@@ -24,11 +23,12 @@ from .schemas import (
     ChatMessageOut,
     ChatOut,
     ChatSwitchIn,
-    RoomView,
     SeatNoteIn,
     SeatNoteOut,
     SeatNotesOut,
 )
+from .routes import ACTION_REFUSALS, Acting, GameNumber, RoomId, acting, pdn_answer
+from .schemas import RoomView
 from .view import share_url
 
 _NO_SEAT = "No seat's token (`players_only`: spectators never see it), or a wrong one"
@@ -110,7 +110,9 @@ def add_private_routes(
         seat, opponent_off, messages = chat.read_chat(act.session, room_id=room_id, token=act.token)
         return chat_out(seat, opponent_off, messages)
 
-    @router.get(f"{room_path}/chat", summary="Read the chat with your opponent", **options)
+    reading = {**options, "responses": {k: v for k, v in CHAT_REFUSALS.items() if k != 429}}
+
+    @router.get(f"{room_path}/chat", summary="Read the chat with your opponent", **reading)
     def read_chat(act: Acting = act_on, room_id: str = RoomId) -> Response:
         """The latest messages between the two players, oldest first. Only the two seats
         read it: without a seat's token, 403 `players_only`. A seat that switched the chat

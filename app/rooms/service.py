@@ -94,20 +94,7 @@ def read_record(
     """Up to `limit` events after version `after`, of those `seat` (None: a spectator)
     sees; the last version read, and whether the page was full (more may follow)."""
     with read_transaction(session):
-        if session.get(Room, room_id) is None:
-            raise errors.RoomNotFound("no room with this id")
-        rows = session.execute(
-            select(Event.version, Event.kind, Event.data, Event.created_at, Event.audience)
-            .where(Event.room_id == room_id, Event.version > after)
-            .order_by(Event.version)
-            .limit(limit)
-        ).all()
-    events = [
-        EventOut(version=version, kind=EventKind(kind), data=data, created_at=created_at)
-        for version, kind, data, created_at, audience in rows
-        if sees(audience, seat)
-    ]
-    return events, rows[-1].version if rows else after, len(rows) == limit
+        return _record(session, room_id, after, limit, seat)[1:]
 
 
 def read_events(
@@ -115,10 +102,29 @@ def read_events(
 ) -> EventsOut:
     """Events with a version above `after`, oldest first: those `seat` sees (a page may
     come back short where another seat's private events were left out)."""
-    events, _, _ = read_record(session, room_id=room_id, after=after, limit=limit, seat=seat)
+    with read_transaction(session):
+        room, events, _, _ = _record(session, room_id, after, limit, seat)
+        return EventsOut(room_id=room_id, version=room.version, events=events)
+
+
+def _record(
+    session: Session, room_id: str, after: int, limit: int, seat: str | None
+) -> tuple[Room, list[EventOut], int, bool]:
     room = session.get(Room, room_id)
-    assert room is not None
-    return EventsOut(room_id=room_id, version=room.version, events=events)
+    if room is None:
+        raise errors.RoomNotFound("no room with this id")
+    rows = session.execute(
+        select(Event.version, Event.kind, Event.data, Event.created_at, Event.audience)
+        .where(Event.room_id == room_id, Event.version > after)
+        .order_by(Event.version)
+        .limit(limit)
+    ).all()
+    events = [
+        EventOut(version=version, kind=EventKind(kind), data=data, created_at=created_at)
+        for version, kind, data, created_at, audience in rows
+        if sees(audience, seat)
+    ]
+    return room, events, rows[-1].version if rows else after, len(rows) == limit
 
 
 def mark_reviewed(session: Session, *, room_id: str, number: int) -> None:

@@ -26,13 +26,12 @@ from .models import (
 )
 from .names import shown_name
 from .positions import start_text
+from .private_schemas import ChatStateOut, ExtraTimeOut
 from .schemas import (
-    ChatStateOut,
     ColoursOut,
     ConditionalOut,
     DeclinedOut,
     DrawOffersLeft,
-    ExtraTimeOut,
     GameOut,
     GameRecordOut,
     GameSummaryOut,

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
 from app.computer import service as computer
-from app.computer.router import add_line_review_routes
+from app.computer.review_routes import add_line_review_routes
 from app.computer.schemas import ComputerGameIn
 from app.core.context import Context
 from app.core.deps import BaseUrlDep, ClientDep, ContextDep, DatabaseDep, SessionDep
