@@ -259,6 +259,7 @@ def request_for_line(
             return existing, False
         with session.begin():  # the line has changed: its old review goes
             session.execute(delete(Review).where(Review.id == existing.id))
+        session.expunge_all()  # its rows are gone: a new review may take their keys
     admit()
     return _create(
         session,
