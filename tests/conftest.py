@@ -38,6 +38,9 @@ os.environ["CHECKERS_EGDB_DIR"] = tempfile.mkdtemp(prefix="checkers-test-egdb-")
 atexit.register(shutil.rmtree, os.environ["CHECKERS_EGDB_DIR"], True)
 
 TABLES = (
+    "chat_messages",
+    "seat_notes",
+    "analysis_lines",
     "review_positions",
     "reviews",
     "conditional_lines",

@@ -18,7 +18,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Float, ForeignKey, Integer, String, UniqueConstraint, select, update
+from sqlalchemy import (
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    delete,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship, selectinload
 
@@ -26,6 +36,7 @@ from app.core.context import Context
 from app.core.db import Base, EnumValue, UTCDateTime, read_transaction
 from app.core.errors import Conflict, NotFound
 from app.imports.models import ImportedGame
+from app.rooms import analysis as rooms_analysis
 from app.rooms import service as rooms
 from app.rooms.models import GameStatus
 from checkers_engine import Board, Side
@@ -64,7 +75,11 @@ class ReviewNotFound(NotFound):
 
 class Review(Base):
     __tablename__ = "reviews"
-    __table_args__ = (UniqueConstraint("room_id", "game_number"), UniqueConstraint("imported_id"))
+    __table_args__ = (
+        UniqueConstraint("room_id", "game_number"),
+        UniqueConstraint("imported_id"),
+        Index("ix_reviews_line_id", "line_id", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     room_id: Mapped[str | None] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
@@ -72,6 +87,10 @@ class Review(Base):
     imported_id: Mapped[str | None] = mapped_column(
         ForeignKey("imported_games.id", ondelete="CASCADE")
     )
+    # A player's own analysis line of the room's game, reviewed once the game is over
+    # (its seat's alone; `game_number` stays null). No reference: the review goes with its
+    # room, and one whose line has changed since is made again (`request_for_line`).
+    line_id: Mapped[int | None] = mapped_column(Integer)
     rule_set: Mapped[str] = mapped_column(String(16))
     positions: Mapped[int] = mapped_column(Integer)  # of the game: its moves and the start
     done: Mapped[int] = mapped_column(Integer, default=0)  # positions evaluated, in order
@@ -215,6 +234,60 @@ def request_for_import(
         ),
         Review.imported_id == imported_id,
     )
+
+
+def request_for_line(
+    session: Session,
+    *,
+    room_id: str,
+    number: int,
+    line_id: int,
+    token: str | None,
+    ctx: Context,
+    client: str,
+    admit: Callable[[], None],
+) -> tuple[Review, bool]:
+    """The review of a player's own analysis line of a finished game (the seat's token
+    only), made if it is new or if the line has changed since; whether it is new."""
+    rule_set, fen, moves = rooms_analysis.line_to_review(
+        session, room_id=room_id, token=token, number=number, line_id=line_id
+    )
+    existing = _find(session, Review.line_id == line_id)
+    if existing is not None:
+        reviewed = [step.move for step in existing.steps[:-1]]
+        if existing.steps[0].fen == fen and reviewed == moves:
+            return existing, False
+        with session.begin():  # the line has changed: its old review goes
+            session.execute(delete(Review).where(Review.id == existing.id))
+        session.expunge_all()  # its rows are gone: a new review may take their keys
+    admit()
+    return _create(
+        session,
+        lambda: _new(
+            session,
+            rule_set=rule_set,
+            start_fen=fen,
+            moves=moves,
+            ctx=ctx,
+            client=client,
+            room_id=room_id,
+            line_id=line_id,
+        ),
+        Review.line_id == line_id,
+    )
+
+
+def read_for_line(
+    session: Session, *, room_id: str, number: int, line_id: int, token: str | None
+) -> Review:
+    """The review of the seat's own line (its token only)."""
+    rooms_analysis.line_to_review(
+        session, room_id=room_id, token=token, number=number, line_id=line_id
+    )
+    found = _find(session, Review.line_id == line_id)
+    if found is None:
+        raise ReviewNotFound("this line has not been reviewed: ask for a review")
+    return found
 
 
 def _find(session: Session, *where: Any) -> Review | None:

@@ -2,35 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request, Response, status
-from pydantic import BaseModel, Field
+from fastapi import APIRouter, Response, status
 
-from app.core.deps import BaseUrlDep, ClientDep, ContextDep, SessionDep
+from app.core.deps import BaseUrlDep, ClientDep, ContextDep, SessionDep, get_token
 from app.core.ids import id_path
-from app.core.openapi import refusals
 from app.core.responses import PDN_ANSWER, ModelResponse, PdnResponse, no_store
 from app.rooms import service as rooms
 from app.rooms.pdn import export_game
 from app.rooms.routes import GameNumber, RoomId, pdn_answer
-from app.rooms.schemas import ErrorOut, MoveForms, SeatGrant
-from app.rooms.view import grant_view, move_forms, share_url
-from checkers_engine import Side
+from app.rooms.schemas import ErrorOut, SeatGrant
+from app.rooms.view import grant_view, share_url
 
 from . import review, service
 from .review import (
-    BLUNDER,
-    CLAMP,
-    INACCURACY,
-    MISTAKE,
-    Judgement,
     Review,
-    ReviewStatus,
     drums_view,
     judged,
 )
-from .runner import ComputerRunner
+from .review_routes import (
+    QUEUED,
+    REVIEW_ANSWERS,
+    ReviewOut,
+    RunnerDep,
+    add_line_review_routes,
+    forms_of,
+    review_out,
+    started,
+)
 from .schemas import ComputerGameIn
 
 router = APIRouter(prefix="/api", tags=["computer"])
@@ -66,110 +66,14 @@ def create_computer_game(
 # --- computer review ----------------------------------------------------------------------
 
 
-class ReviewedMoveOut(BaseModel):
-    ply: int
-    side: Side
-    move: MoveForms = Field(description="The move played, in every form.")
-    loss: int | None = Field(
-        description="What the move gave away by the Executive's scores, in hundredths of a "
-        "man (null until both positions are evaluated)."
-    )
-    judgement: Judgement | None = Field(
-        description=f"inaccuracy (a loss of {INACCURACY}+), mistake ({MISTAKE}+) or "
-        f"blunder ({BLUNDER}+); null for a good move."
-    )
-    best: MoveForms | None = Field(description="The Executive's move in the position before.")
-    best_path: list[int] | None = Field(description="Its squares (for drawing an arrow).")
-
-
-class ReviewOut(BaseModel):
-    """A game reviewed by the Executive, position by position (partial while it runs)."""
-
-    status: ReviewStatus
-    positions: int = Field(description="Positions of the game (its moves and the start).")
-    done: int = Field(description="Positions evaluated so far.")
-    seconds_per_position: float
-    graph: list[int | None] = Field(
-        description="Each position's score from the drums' side, in hundredths of a man, "
-        f"clamped to ±{CLAMP} (null: not evaluated yet)."
-    )
-    moves: list[ReviewedMoveOut]
-
-
-def _forms(rule_set: str, notation: str | None) -> tuple[MoveForms | None, list[int] | None]:
-    if notation is None:
-        return None, None
-    path = [int(s) for s in notation.replace("x", "-").split("-")]
-    return MoveForms(**move_forms(rule_set, path, "x" in notation)), path
-
-
-def review_out(review: Review) -> ReviewOut:
-    moves = []
-    for j in judged(review):
-        played, _ = _forms(review.rule_set, j.move)
-        best, path = _forms(review.rule_set, j.best)
-        assert played is not None
-        moves.append(
-            ReviewedMoveOut(
-                ply=j.ply,
-                side=j.side,
-                move=played,
-                loss=j.loss,
-                judgement=j.judgement,
-                best=best,
-                best_path=path,
-            )
-        )
-    return ReviewOut(
-        status=review.status,
-        positions=review.positions,
-        done=review.done,
-        seconds_per_position=review.seconds_per_position,
-        graph=drums_view(review),
-        moves=moves,
-    )
-
-
-async def get_runner(request: Request) -> ComputerRunner:
-    """The app's computer player (registered by the app factory)."""
-    runner: ComputerRunner = request.app.state.computer
-    return runner
-
-
-RunnerDep = Annotated[ComputerRunner, Depends(get_runner)]
-_REVIEW_ANSWERS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (404, 409, 422)
-}
-
-
-# A review waits in the computer's queue of reviews: refused while this client holds its
-# share of it (429), or while it is full (503).
-_QUEUED = refusals(
-    429,
-    503,
-    s429="Too many requests from this client, or it has its share of the computer's "
-    "reviews waiting (`computer_quota`); retry after `Retry-After`",
-    s503="The computer's queue of reviews is full (`computer_busy`), or the database is "
-    "unavailable; retry after `Retry-After`",
-)
-
-
-def _started(review: Review, new: bool, runner: ComputerRunner) -> Response:
-    if new:
-        runner.kick(review.key, review.requested_by)
-    answer = ModelResponse(review_out(review))
-    answer.status_code = status.HTTP_202_ACCEPTED if new else status.HTTP_200_OK
-    return answer
-
-
 @router.post(
     "/rooms/{room_id}/games/{number}/review",
     response_model=ReviewOut,
     status_code=status.HTTP_202_ACCEPTED,
     responses={
         200: {"model": ReviewOut, "description": "Already reviewed or under review"},
-        **_REVIEW_ANSWERS,
-        **_QUEUED,
+        **REVIEW_ANSWERS,
+        **QUEUED,
     },
     summary="Ask the Executive to review a finished game of the room (anyone may)",
 )
@@ -192,13 +96,13 @@ def review_room_game(
         client=client,
         admit=lambda: runner.admit_review(client),
     )
-    return _started(found, new, runner)
+    return started(found, new, runner)
 
 
 @router.get(
     "/rooms/{room_id}/games/{number}/review",
     response_model=ReviewOut,
-    responses=_REVIEW_ANSWERS,
+    responses=REVIEW_ANSWERS,
     summary="The computer's review of a game of the room, as far as it has got",
 )
 def room_game_review(
@@ -212,7 +116,7 @@ def room_game_review(
 @router.get(
     "/rooms/{room_id}/games/{number}/review.pdn",
     response_class=PdnResponse,
-    responses={**_REVIEW_ANSWERS, 200: PDN_ANSWER},
+    responses={**REVIEW_ANSWERS, 200: PDN_ANSWER},
     summary="A game of the room as PDN, the review's evaluation after each move",
 )
 def reviewed_pdn(
@@ -242,7 +146,7 @@ def comments(found: Review) -> list[str | None]:
             continue
         note = f"eval {score / 100:+.2f}"
         if j.judgement is not None and j.best is not None:
-            best, _ = _forms(found.rule_set, j.best)
+            best, _ = forms_of(found.rule_set, j.best)
             assert best is not None
             note += f"; {j.judgement}, best {best.text}"
         out.append(note)
@@ -255,8 +159,8 @@ def comments(found: Review) -> list[str | None]:
     status_code=status.HTTP_202_ACCEPTED,
     responses={
         200: {"model": ReviewOut, "description": "Already reviewed or under review"},
-        **_REVIEW_ANSWERS,
-        **_QUEUED,
+        **REVIEW_ANSWERS,
+        **QUEUED,
     },
     summary="Ask the Executive to review an imported game",
 )
@@ -275,13 +179,13 @@ def review_imported_game(
         client=client,
         admit=lambda: runner.admit_review(client),
     )
-    return _started(found, new, runner)
+    return started(found, new, runner)
 
 
 @router.get(
     "/imported-games/{imported_id}/review",
     response_model=ReviewOut,
-    responses=_REVIEW_ANSWERS,
+    responses=REVIEW_ANSWERS,
     summary="The computer's review of an imported game, as far as it has got",
 )
 def imported_game_review(
@@ -289,3 +193,6 @@ def imported_game_review(
 ) -> Response:
     """The review of an imported game as far as it has got."""
     return ModelResponse(review_out(review.read_for_import(session, imported_id=imported_id)))
+
+
+add_line_review_routes(router, room_path="/rooms/{room_id}", token_from=get_token)

@@ -1,5 +1,6 @@
 """Per-client rate limits on every action a client could flood: creating rooms, joining,
-moving, claiming forfeits, the other seat actions (draw, resign, rematch), a seat's
+moving, claiming forfeits, the other seat actions (draw, resign, rematch, more time),
+chat messages, a seat's
 settings (its name, push, mail, conditional moves), asking for a confirmation mail, device
 links, reviews and importing PDN (API and page routes alike). Of reads, only those of an
 imported game are limited: each replays the whole game.
@@ -67,19 +68,44 @@ RULES = (
     *(
         _rule("actions", f"{prefix}{_ROOM}/{action}")
         for prefix in ("/api/rooms", "/r")
-        for action in ("draw", "resign", "rematch")
+        for action in ("draw", "resign", "rematch", "more-time")
     ),
     *(
         _rule("seat", f"{prefix}{_ROOM}/{setting}")
         for prefix in ("/api/rooms", "/r")
-        for setting in ("name", "push", "push/off", "conditional", "conditional/clear", "email/off")
+        for setting in (
+            "name",
+            "push",
+            "push/off",
+            "conditional",
+            "conditional/clear",
+            "email/off",
+            "chat/switch",
+        )
     ),
+    *(
+        _rule("seat", f"{prefix}{_ROOM}/games{_NUMBER}/{own}")
+        for prefix in ("/api/rooms", "/r")
+        for own in (
+            "notes",
+            "analysis",
+            r"analysis/(?:[0-9]+|\{line_id\})(?:/forget|/conditional)?",
+        )
+    ),
+    _rule("chat", f"/api/rooms{_ROOM}/chat"),
+    _rule("chat", f"/r{_ROOM}/chat"),
     _rule("mail", f"/api/rooms{_ROOM}/email"),
     _rule("mail", f"/r{_ROOM}/email"),
     _rule("links", f"/r{_ROOM}/device-link"),
     _rule("links", f"/r{_ROOM}/continue"),
     _rule("reviews", f"/api/rooms{_ROOM}/games{_NUMBER}/review"),
     _rule("reviews", f"/api/imported-games{_ROOM}/review"),
+    *(
+        _rule(
+            "reviews", f"{prefix}{_ROOM}/games{_NUMBER}/analysis/(?:[0-9]+|\\{{line_id\\}})/review"
+        )
+        for prefix in ("/api/rooms", "/r")
+    ),
     # An imported game is replayed for every read (its JSON, its PDN, its page).
     *_reads("imported_reads", f"/api/imported-games{_ROOM}"),
     *_reads("imported_reads", f"/imported{_ROOM}"),
@@ -98,6 +124,7 @@ def limits_of(settings: Settings) -> dict[str, RateLimitItem]:
         "links": parse(settings.rate_limit_links),
         "seat": parse(settings.rate_limit_seat),
         "mail": parse(settings.rate_limit_mail),
+        "chat": parse(settings.rate_limit_chat),
         "reviews": parse(settings.rate_limit_reviews),
         "imported_reads": parse(settings.rate_limit_imported_reads),
     }

@@ -124,7 +124,11 @@ class Settings(BaseSettings):
         description="Reads of imported games per client: the replay page, the JSON, the PDN.",
     )
     rate_limit_actions: str = Field(
-        default="60/minute", description="Draw, resign and rematch actions per client."
+        default="60/minute",
+        description="Draw, resign, rematch and more-time actions per client.",
+    )
+    rate_limit_chat: str = Field(
+        default="20/minute", description="Chat messages written per client."
     )
     rate_limit_reviews: str = Field(
         default="20/hour", description="Computer reviews of games asked for, per client."
@@ -135,7 +139,8 @@ class Settings(BaseSettings):
     rate_limit_seat: str = Field(
         default="30/minute",
         description="Changes to a seat's settings per client: renames, push and mail turned "
-        "off or push on, conditional moves stored or cleared.",
+        "off or push on, conditional moves stored or cleared, the chat switched, notes and "
+        "analysis lines kept.",
     )
     rate_limit_mail: str = Field(
         default="10/hour", description="Confirmation mails asked for (mail turned on) per client."

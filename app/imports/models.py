@@ -41,6 +41,11 @@ class ImportedGame(Base):
     # What the reader normalised or noticed: [{line, column, text, code, params}] (text is
     # the English; rows stored before notes had codes have no code nor params).
     notes: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    # The record's comments, [{ply, text}] (ply: the moves before it; NULL: stored before
+    # comments were kept), and its variations, [{ply, moves, comments}] (each replaces the
+    # game's move ply + 1; moves in the engine's notation, as far as they are legal).
+    comments: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    variations: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     # Where this service's 20-king-ply or threefold rule would have drawn the game.
     service_end_ply: Mapped[int | None] = mapped_column(Integer)
     service_end: Mapped[str | None] = mapped_column(String(32))

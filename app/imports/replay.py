@@ -8,6 +8,7 @@ what crosses back is plain dicts (a report has the fields of `ImportedReportOut`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -60,9 +61,22 @@ def _row(report: ReplayReport) -> dict[str, Any]:
         "result": report.result,
         # The code and params let the pages say a note in the reader's language.
         "notes": [_note(n) for n in report.notes],
+        "comments": _comments(report.game.comments),
+        "variations": [
+            {
+                "ply": v.ply,
+                "moves": [m.notation() for m in v.moves],
+                "comments": _comments(v.comments),
+            }
+            for v in report.variations
+        ],
         "service_end_ply": end.ply if end else None,
         "service_end": end.termination.value if end else None,
     }
+
+
+def _comments(comments: Sequence[pdn.Comment]) -> list[dict[str, Any]]:
+    return [{"ply": c.ply, "text": c.text} for c in comments]
 
 
 def _note(note: pdn.Note) -> dict[str, Any]:

@@ -95,6 +95,19 @@ class ImportOut(BaseModel):
     encoding: str = Field(description="How the text was decoded (utf-8 or windows-1252).")
 
 
+class CommentOut(BaseModel):
+    ply: int = Field(description="The moves before it (0: before the first).")
+    text: str
+
+
+class VariationOut(BaseModel):
+    """A variation of the record: moves played instead of the game's move `ply + 1`."""
+
+    ply: int = Field(description="The game's moves before it: it starts from that position.")
+    moves: list[str] = Field(description="Its moves, engine notation (as far as they are legal).")
+    comments: list[CommentOut] = Field(description="Its comments (`ply`: its moves before).")
+
+
 class ImportedGameOut(BaseModel):
     """A stored imported game, for its read-only replay."""
 
@@ -111,6 +124,8 @@ class ImportedGameOut(BaseModel):
     winner: Side | None = Field(description="The side the record names as winner.")
     result_text: str = Field(examples=["Black won (1-0)", "Drawn (1/2-1/2)"])
     notes: list[NoteOut]
+    comments: list[CommentOut] = Field(description="The record's comments, in order.")
+    variations: list[VariationOut] = Field(description="The record's variations, in order.")
     service_end: ServiceEndOut | None
     pdn_url: str
     url: str

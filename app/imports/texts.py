@@ -47,6 +47,9 @@ PDN_TEXTS: dict[str, str] = {
     "result_tag_and_token_differ": N_(
         "the Result tag says {tag} and the movetext ends with {token}; the tag is read"
     ),
+    "variation_move_illegal": N_(
+        "the variation's move {move} cannot be played there: the variation stops before it"
+    ),
     "comment_not_closed": N_("this comment is never closed"),
     "tag_malformed": N_('a tag is written [Name "value"]'),
     "unreadable_text": N_("cannot read '{text}': not a move, a move number or a result"),

@@ -11,11 +11,13 @@ from checkers_engine import RULE_SETS, tradition
 from .models import ImportedGame
 from .replay import as_result
 from .schemas import (
+    CommentOut,
     ImportedGameOut,
     ImportedReportOut,
     ImportOut,
     NoteOut,
     ServiceEndOut,
+    VariationOut,
 )
 from .service import winner_of
 
@@ -102,6 +104,15 @@ def imported_game_out(game: ImportedGame) -> ImportedGameOut:
         winner=winner_of(game.result),
         result_text=result_text(rule_set, game.result),
         notes=[NoteOut(**note) for note in game.notes],
+        comments=[CommentOut(**c) for c in game.comments or []],
+        variations=[
+            VariationOut(
+                ply=v["ply"],
+                moves=list(v["moves"]),
+                comments=[CommentOut(**c) for c in v["comments"]],
+            )
+            for v in game.variations or []
+        ],
         service_end=end,
         pdn_url=pdn_url(game.id),
         url=page_url(game.id),

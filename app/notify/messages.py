@@ -76,6 +76,16 @@ def _title_and_body(
         else:
             body = tr._("Move within {length}, or {name} may claim the win.", length=left, name=who)
         return tr._("Your move: time is running"), body
+    if kind == "chat":
+        return tr._("Message from {name}", name=who), params["text"]
+    if kind == "time_given":
+        opens = datetime.fromisoformat(params["opens_at"])
+        body = tr._(
+            "{name} gave you one more day: move by {time}.",
+            name=who,
+            time=tr.datetime(opens, zone),
+        )
+        return tr._("More time for your move"), body
     if kind == "game_over":
         winner = Side(params["winner"]) if params.get("winner") else None
         reason = Reason(ReasonCode(params["code"]), dict(params["params"]))

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from app.core.context import Context
 from app.rooms import hooks, policy
-from app.rooms.models import Ending, EventKind, GameStatus, OfferKind, SeatRole
+from app.rooms.models import Ending, EventKind, GameStatus, OfferKind, Seat, SeatRole
 from app.rooms.reasons import closed
 from app.rooms.state import GameState
 from checkers_engine import Side
@@ -41,12 +41,17 @@ WEIGHT: list[str] = [
     EventKind.REMATCH_OFFERED,
     EventKind.DRAW_DECLINED,
     EventKind.REMATCH_DECLINED,
+    EventKind.TIME_GIVEN,
     EventKind.JOINED,
+    EventKind.CHAT,
     EventKind.MOVE,
     "conditional_played",
     "conditional_dropped",
     EventKind.CLAIM_SOON,
 ]
+
+# The start of a chat message that its notification quotes, in characters.
+CHAT_EXCERPT = 140
 
 # A notification's kind and the facts its message names.
 Facts = tuple[str, dict[str, Any]]
@@ -92,13 +97,19 @@ def facts(state: GameState, ctx: Context) -> dict[SeatRole, Facts]:
             for role in SeatRole:
                 to(role, kind, number=game.number, side=game.side_of(role))
         elif kind == EventKind.CLAIM_OPEN and seat is not None:
-            seconds = int(ctx.settings.claim_after.total_seconds())
+            waited = ctx.settings.claim_after + policy.turn_extension(game)
+            seconds = int(waited.total_seconds())
             to(seat, kind, who=who(seat.other), seconds=seconds)
         elif kind == EventKind.CLAIM_SOON and seat is not None:
             opens = policy.claim_opens_at(room, game, ctx.settings)
             seconds = int(ctx.settings.remind_before.total_seconds())
             at = opens.isoformat() if opens is not None else None
             to(seat, kind, who=who(seat.other), seconds=seconds, opens_at=at)
+        elif kind == EventKind.CHAT and seat is not None and _chat_on(seats.get(seat.other)):
+            # The message itself is the fact its notification names (cut short).
+            to(seat.other, kind, who=who(seat), text=data["text"][:CHAT_EXCERPT])
+        elif kind == EventKind.TIME_GIVEN and seat is not None:
+            to(seat.other, kind, who=who(seat), opens_at=data["claim_opens_at"])
         elif kind == EventKind.GAME_OVER and game.reason is not None:
             reason = game.reason
             for role in SeatRole:
@@ -113,6 +124,11 @@ def facts(state: GameState, ctx: Context) -> dict[SeatRole, Facts]:
         other = {"who": who(role.other)} if note == "conditional_played" else {}
         to(role, note, **other, **params)
     return found
+
+
+def _chat_on(seat: Seat | None) -> bool:
+    """Whether a seat hears of the chat (one who switched it off is told nothing)."""
+    return seat is not None and not seat.chat_off
 
 
 def install() -> None:

@@ -119,6 +119,31 @@ def check_lines(board: Board, lines: Sequence[LineIn], settings: Settings, *, pl
     return walk(lines, 1)
 
 
+def as_lines(tree: Tree) -> list[LineIn]:
+    """A stored tree as the lines a client would send to store it again."""
+    return [LineIn(str(b["if"]), str(b["then"]), as_lines(b["next"])) for b in tree]
+
+
+def with_line(lines: Sequence[LineIn], pairs: Sequence[tuple[str, str]]) -> list[LineIn]:
+    """`lines` with one more line of (their move, reply) pairs: a branch for the same move
+    of theirs takes the new reply, and what followed the old one goes with it."""
+    if not pairs:
+        return list(lines)
+    (theirs, reply), rest = pairs[0], pairs[1:]
+    out: list[LineIn] = []
+    found = False
+    for branch in lines:
+        if branch.when != theirs:
+            out.append(branch)
+            continue
+        found = True
+        later = with_line(branch.then, rest) if branch.reply == reply else with_line([], rest)
+        out.append(LineIn(theirs, reply, later))
+    if not found:
+        out.append(LineIn(theirs, reply, with_line([], rest)))
+    return out
+
+
 def follow(tree: Tree, played: Move) -> tuple[str, Tree] | None:
     """The stored reply to `played` and the lines that go on from it; None if no line
     expected that move."""

@@ -20,6 +20,8 @@ from app.core.errors import ServiceError as RoomError
 
 __all__ = [
     "AmbiguousMove",
+    "ChatOff",
+    "ChatOffOpponent",
     "ClaimNotAllowed",
     "ClaimNotOpen",
     "Conflict",
@@ -31,11 +33,15 @@ __all__ = [
     "IllegalMove",
     "InvalidFen",
     "InvalidInput",
+    "NoChat",
     "NoOffer",
+    "NoTimeToGive",
     "NotFound",
+    "NotWaiting",
     "NotYourTurn",
     "OfferLimit",
     "OfferPending",
+    "PlayersOnly",
     "PositionDecided",
     "RoomError",
     "RoomExpired",
@@ -43,6 +49,7 @@ __all__ = [
     "RoomNotFound",
     "StalePly",
     "StreamsFull",
+    "TimeLimit",
     "TokenRequired",
     "TooManyRequests",
     "TooManyStreams",
@@ -154,6 +161,50 @@ class ClaimNotOpen(Conflict):
     """The forfeit claim is not open yet; it opens at `opens_at`."""
 
     code = "claim_not_open"
+
+
+class NoTimeToGive(Conflict):
+    """A game against the computer has no deadline to push back."""
+
+    code = "no_time_to_give"
+
+
+class NotWaiting(Conflict):
+    """Only the player waiting for a move gives the player to move more time."""
+
+    code = "not_waiting"
+
+
+class TimeLimit(Conflict):
+    """The game has had all the extra days it allows (`policy.MAX_EXTRA_DAYS`)."""
+
+    code = "time_limit"
+
+
+class PlayersOnly(Forbidden):
+    """The two players' own things (their chat, notes and analysis) need a seat's token:
+    spectators never see them."""
+
+    code = "players_only"
+
+
+class NoChat(Conflict):
+    """A room against the computer has no chat."""
+
+    code = "no_chat"
+
+
+class ChatOff(Conflict):
+    """The chat is switched off: by you (`chat_off`), or by your opponent, who reads no
+    message (`chat_off_opponent`)."""
+
+    code = "chat_off"
+
+
+class ChatOffOpponent(Conflict):
+    """Your opponent has switched the chat off: a message would reach nobody."""
+
+    code = "chat_off_opponent"
 
 
 class UnknownRuleSet(InvalidInput):

@@ -42,6 +42,12 @@ MAX_PAYLOAD = 7900
 _PENDING = "checkers_live_pending"
 
 
+def sees(audience: str | None, seat: str | None) -> bool:
+    """Whether an event for `audience` (None: everyone; else seat roles, space-separated)
+    is shown to a viewer holding `seat` (None: a spectator)."""
+    return audience is None or (seat is not None and seat in audience.split())
+
+
 @dataclass(frozen=True)
 class Notice:
     """Room `room_id` reached `version`; `event` is that event as the stream sends it.
@@ -56,6 +62,11 @@ class Notice:
     event: dict[str, Any] | None = None
     first: int | None = None  # None: this version alone
     kept: tuple[dict[str, Any], ...] = ()
+    audience: str | None = None  # None: everyone; else the seats it is for (`sees`)
+
+    def seen_by(self, seat: str | None) -> bool:
+        """Whether a stream of `seat` (None: a spectator) writes this notice."""
+        return sees(self.audience, seat)
 
     @property
     def since(self) -> int:
@@ -122,10 +133,11 @@ def said(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def encode(notice: Notice) -> str:
-    body = {"r": notice.room_id, "v": notice.version, "e": notice.event}
+    body = {"r": notice.room_id, "v": notice.version, "e": notice.event, "a": notice.audience}
     text_ = json.dumps(body, separators=(",", ":"), default=str)
     if len(text_.encode()) > MAX_PAYLOAD:
-        text_ = json.dumps({"r": notice.room_id, "v": notice.version, "e": None})
+        body["e"] = None
+        text_ = json.dumps(body)
     return text_
 
 
@@ -133,7 +145,13 @@ def decode(payload: str) -> Notice | None:
     """A notice from a notification payload; None when it is not one of ours."""
     try:
         body = json.loads(payload)
-        return Notice(str(body["r"]), int(body["v"]), body.get("e"))
+        audience = body.get("a")
+        return Notice(
+            str(body["r"]),
+            int(body["v"]),
+            body.get("e"),
+            audience=str(audience) if audience is not None else None,
+        )
     except (ValueError, KeyError, TypeError):
         return None
 
@@ -143,10 +161,17 @@ _INSERT_AND_NOTIFY = insert(Event).returning(func.pg_notify(CHANNEL, bindparam("
 
 
 def append_event(
-    session: Session, state: GameState, *, kind: EventKind, now: datetime, **data: Any
+    session: Session,
+    state: GameState,
+    *,
+    kind: EventKind,
+    now: datetime,
+    audience: str | None = None,
+    **data: Any,
 ) -> None:
     """Append to the room's versioned event record, in the change's own transaction; the
     action's events are kept on `state` too (its notifications are made from them).
+    `audience` keeps an event to some seats' eyes (`sees`): the players' chat.
 
     A Core statement on the session's connection (savepoints included): an event is
     append-only, so the unit of work has nothing to track. On PostgreSQL the notice is
@@ -161,10 +186,11 @@ def append_event(
         "kind": kind,
         "data": data,
         "created_at": now,
+        "audience": audience,
     }
     connection = session.connection()
     if connection.dialect.name == "postgresql":
-        notice = Notice(room.id, room.version, event_payload(row))
+        notice = Notice(room.id, room.version, event_payload(row), audience=audience)
         connection.execute(_INSERT_AND_NOTIFY, {**row, "payload": encode(notice)})
         holder = answering.get()
         if holder is not None:
@@ -172,7 +198,7 @@ def append_event(
         return
     connection.execute(_INSERT, row)
     session.info.setdefault(_PENDING, []).append(
-        (Notice(room.id, room.version, event_payload(row)), _savepoints(session))
+        (Notice(room.id, room.version, event_payload(row), audience=audience), _savepoints(session))
     )
 
 

@@ -129,8 +129,11 @@ class Subscription:
     `ends`) is kept by the hub's one ticker: a timer per wait would cost each of a
     thousand viewers more than its write."""
 
-    def __init__(self, room_id: str, *, now: float, ends: float, keepalive: float) -> None:
+    def __init__(
+        self, room_id: str, *, now: float, ends: float, keepalive: float, seat: str | None = None
+    ) -> None:
         self.room_id = room_id
+        self.seat = seat  # the viewer's seat (None: a spectator): who sees a private event
         self.notices: deque[Notice] = deque()
         self.resync = False  # read the record from the database on the next wake-up
         self.wake = asyncio.Event()
@@ -147,7 +150,9 @@ class Subscription:
         """The fan-out's hand-over: written now if it is the next event and the stream is
         parked, else queued for the stream."""
         outlet = self.outlet
-        if outlet is not None and notice.event is not None and notice.since == self.last + 1:
+        if outlet is not None and not notice.seen_by(self.seat) and notice.since == self.last + 1:
+            self.last = notice.version  # another's private event: passed over unseen
+        elif outlet is not None and notice.event is not None and notice.since == self.last + 1:
             self.last = notice.version
             self.wrote(now)
             self.pending = outlet(notice.frame)
@@ -265,12 +270,15 @@ class Hub:
 
         return release
 
-    def subscribe(self, room_id: str, *, seconds: float, keepalive: float) -> Subscription:
+    def subscribe(
+        self, room_id: str, *, seconds: float, keepalive: float, seat: str | None = None
+    ) -> Subscription:
         """A stream's inbox for `room_id`, ending after `seconds`, with a keep-alive
-        comment due after `keepalive` seconds of silence."""
+        comment due after `keepalive` seconds of silence; `seat` is the viewer's seat
+        (None: a spectator), which decides the private events it is sent."""
         self._start()
         now = asyncio.get_running_loop().time()
-        sub = Subscription(room_id, now=now, ends=now + seconds, keepalive=keepalive)
+        sub = Subscription(room_id, now=now, ends=now + seconds, keepalive=keepalive, seat=seat)
         self._rooms.setdefault(room_id, set()).add(sub)
         self._tick_every = min(self._tick_every, keepalive / 3, seconds / 3)
         if self._ticker is None or self._ticker.done():

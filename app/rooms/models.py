@@ -163,6 +163,9 @@ class EventKind(enum.StrEnum):
     EXPIRED = "expired"
     RENAMED = "renamed"
     SEAT_MOVED = "seat_moved"  # a seat went to another device: its old tabs let go
+    TIME_GIVEN = "time_given"  # the waiting player gave the player to move more time
+    CHAT = "chat"  # a message between the two players (their streams only)
+    CHAT_SWITCHED = "chat_switched"  # a player switched the chat on or off (theirs only)
 
 
 class Room(Base):
@@ -209,6 +212,8 @@ class Seat(Base):
     email_on: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # The seat has conditional moves (or a note about dropped ones) in its current game.
     planned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The player switched the room's chat off: no message is shown, sent or told to them.
+    chat_off: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime())
     # A join sent with an Idempotency-Key: the key's hash and the seat's token sealed with
     # the key, so that a retry with the same key (only) gets the same token back, once,
@@ -253,6 +258,11 @@ class Game(Base):
     # The player to move has been reminded that the claim will open soon (this turn).
     reminded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # Days the waiting player has added to the current turn (the claim and the expiry
+    # come that much later); back to 0 at every move.
+    turn_extra_days: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Days given in the whole game, by either player (at most `policy.MAX_EXTRA_DAYS`).
+    extra_days: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # Whether the computer's review of this game has been asked for (set when it is), so
     # the room view can link the review without reading the computer's tables.
     reviewed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
@@ -324,6 +334,9 @@ class Event(Base):
     kind: Mapped[str] = mapped_column(String(24))
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # NULL: anyone watching the room sees it. Else the seats it is for, space-separated
+    # ("creator joiner"): a chat message is read by its players' streams alone.
+    audience: Mapped[str | None] = mapped_column(String(16))
 
 
 class SeatTransfer(Base):
@@ -368,3 +381,49 @@ class ConditionalLines(Base):
     def dropped(self) -> Dropped | None:
         """Why the seat's stored lines were dropped, if they were."""
         return Dropped(self.note, dict(self.note_params or {})) if self.note else None
+
+
+class ChatMessage(Base):
+    """A message between the two players of a room: read by its two seats alone."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_room_id_id", "room_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    seat: Mapped[SeatRole] = mapped_column(EnumValue(SeatRole, 8))
+    # Plain text as written (NFC), at most `chat.MAX_LENGTH` characters.
+    text: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class SeatNote(Base):
+    """A player's private note on a game: on the game as a whole (`ply` 0) or on the
+    position after a move (`ply`). Only its seat ever reads it."""
+
+    __tablename__ = "seat_notes"
+    __table_args__ = (UniqueConstraint("game_id", "seat_id", "ply"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    ply: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(2000))
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class AnalysisLine(Base):
+    """A line a player tried on the analysis board: moves for both sides from the
+    position after `from_ply` plies of the game. Kept for its seat alone."""
+
+    __tablename__ = "analysis_lines"
+    __table_args__ = (Index("ix_analysis_lines_game_seat", "game_id", "seat_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    from_ply: Mapped[int] = mapped_column(Integer)
+    # The moves in the engine's notation, each checked by the rules when stored.
+    moves: Mapped[list[str]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())

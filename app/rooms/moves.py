@@ -3,6 +3,8 @@ again because its answer was lost."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
@@ -110,6 +112,7 @@ def record_move(
     game.turn = board.turn
     game.turn_started_at = now
     game.claim_notified = game.reminded = False
+    game.turn_extra_days = 0  # time given was for the turn just played
     room.last_active_at = now
     # A draw offer stands until answered or until the player it was made to moves.
     lapse_offers(state, ctx, kind=OfferKind.DRAW, by_seat=seat.role.other)
@@ -125,7 +128,7 @@ def record_move(
         path=record.path,
         captured=record.captured,
         fen=game.fen,
-        **({"conditional": True} if conditional else {}),
+        **_planned(conditional),
     )
     log_action("move", game, outcome="played", side=side, move=record.notation)
     outcome = board.outcome()
@@ -221,3 +224,8 @@ def _is_resend(
         last.path[-1],
         sorted(last.captured),
     )
+
+
+def _planned(conditional: bool) -> dict[str, Any]:
+    """A move event's mark of a reply played from the seat's stored lines."""
+    return {"conditional": True} if conditional else {}

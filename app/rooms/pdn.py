@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from checkers_engine import RULE_SETS, Side, tradition
 from checkers_engine.pdn import GameRecord, write_game
@@ -55,11 +55,15 @@ def export_game(
     *,
     site: str,
     move_comments: Sequence[str | None] = (),
+    first_comment: str | None = None,
+    variations: Mapping[int, Sequence[Sequence[str]]] | None = None,
+    last_comment: str | None = None,
 ) -> str:
     """The game as PDN: the roster tags with the tradition's colours and the players' names
     (White and Black), GameType, the start position when it is not the standard one,
     every move (each with its comment, if given), and the result (an expired game has
-    none: `*`)."""
+    none: `*`). A player's own copy adds a comment before the first move, variations
+    (by the number of moves before them) and a comment before the result's."""
     rule_set = RULE_SETS[room.rule_set]
     finished = game.status == GameStatus.FINISHED
     seats = {seat.role: seat for seat in room.seats}
@@ -91,7 +95,12 @@ def export_game(
                 else "unterminated"
             ),
             utc=game.ended_at,
-            comment=result_comment(room.rule_set, game),
+            comment=" ".join(
+                text for text in (last_comment, result_comment(room.rule_set, game)) if text
+            )
+            or None,
             move_comments=move_comments,
+            first_comment=first_comment,
+            variations=variations or {},
         )
     )

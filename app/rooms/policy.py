@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal, cast
 
 from app.core.settings import Settings
@@ -32,6 +32,10 @@ from .state import MoveRecord
 PdnResult = Literal["1-0", "0-1", "1/2-1/2", "*"]
 
 MAX_DRAW_OFFERS = 3
+# More time: the waiting player gives the player to move a day at a time, at most this
+# many days in a game (both players' gifts together).
+EXTRA_DAY = timedelta(days=1)
+MAX_EXTRA_DAYS = 7
 
 
 def forfeit_reason(settings: Settings) -> str:
@@ -70,11 +74,31 @@ def claim_opens_at(room: Room, game: Game, settings: Settings) -> datetime | Non
     progress, or a game against the computer, which never makes a person wait)."""
     if room.status != RoomStatus.PLAYING or game.turn_started_at is None or vs_computer(room):
         return None
-    return game.turn_started_at + settings.claim_after
+    return game.turn_started_at + settings.claim_after + turn_extension(game)
 
 
-def expires_at(room: Room, settings: Settings) -> datetime | None:
-    """When a waiting or playing room expires, or a finished one closes to rematches."""
+def turn_extension(game: Game) -> timedelta:
+    """The time the waiting player has added to the current turn: the claim, and the
+    room's expiry while the game is in progress, come that much later."""
+    return EXTRA_DAY * (game.turn_extra_days or 0)
+
+
+def check_give_time(room: Room, game: Game, giver: SeatRole) -> None:
+    """Only the player waiting for a move gives time, to a person, within the game's
+    MAX_EXTRA_DAYS."""
+    if vs_computer(room):
+        raise errors.NoTimeToGive("the computer never makes you wait: there is no time to give")
+    if game.seat_of(game.turn) == giver:
+        raise errors.NotWaiting("only the player waiting for a move can give more time")
+    if (game.extra_days or 0) >= MAX_EXTRA_DAYS:
+        raise errors.TimeLimit(f"this game has had its {MAX_EXTRA_DAYS} extra days")
+
+
+def expires_at(room: Room, settings: Settings, game: Game | None = None) -> datetime | None:
+    """When a waiting or playing room expires (later by the turn's extra time, `game`
+    being the current one), or a finished one closes to rematches."""
+    if room.status == RoomStatus.PLAYING and game is not None:
+        return room.last_active_at + settings.expire_after + turn_extension(game)
     if room.status in (RoomStatus.WAITING, RoomStatus.PLAYING):
         return room.last_active_at + settings.expire_after
     if room.status == RoomStatus.FINISHED:
@@ -95,7 +119,7 @@ def remind_at(room: Room, game: Game, settings: Settings) -> datetime | None:
 def _pending(room: Room, game: Game, settings: Settings) -> list[tuple[datetime, Deadline]]:
     """Every deadline of the room not yet applied, with its instant."""
     out: list[tuple[datetime, Deadline]] = []
-    due = expires_at(room, settings)
+    due = expires_at(room, settings, game)
     if due is not None:
         out.append((due, Deadline.CLOSE if room.status == RoomStatus.FINISHED else Deadline.EXPIRE))
     opens = claim_opens_at(room, game, settings)

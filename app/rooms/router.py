@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Header, Path, Query, Request, Response, status
-from starlette.concurrency import run_in_threadpool
 
 from app.core.deps import (
     BaseUrlDep,
@@ -30,6 +29,7 @@ from checkers_engine import RULE_SETS, Board, EngineError
 from . import errors, service
 from .events import MAX_VERSION, SSE_EVENT_EXAMPLE, SSE_EVENT_SCHEMA
 from .pdn import export_game
+from .private_routes import add_private_routes
 from .routes import (
     GAME_REFUSALS,
     VIEW_REFUSALS,
@@ -50,7 +50,7 @@ from .schemas import (
     RuleSetOut,
     SeatGrant,
 )
-from .streams import LiveResponse
+from .streams import events_answer, resume_point
 from .view import (
     build_view,
     game_record_out,
@@ -178,6 +178,7 @@ def join_room(
 
 
 add_action_routes(router, room_path="/rooms/{room_id}", token_from=get_token)
+add_private_routes(router, room_path="/rooms/{room_id}", token_from=get_token)
 
 
 @router.get(
@@ -213,19 +214,6 @@ def game_record(
     carries only a summary of games other than the current one)."""
     room, game, moves = service.read_game(session, room_id=room_id, number=number)
     return ModelResponse(game_record_out(room, game, moves, translator(ctx.language)))
-
-
-def _resume_point(after: int, last_event_id: str | None) -> int:
-    """`Last-Event-ID` (a reconnecting EventSource) wins over `after`. Only ASCII digits
-    make a version: `str.isdigit` also accepts superscripts and other scripts' digits."""
-    if last_event_id is None or not last_event_id.strip():
-        return after
-    value = last_event_id.strip()
-    if not (value.isascii() and value.isdigit()) or int(value) > MAX_VERSION:
-        raise errors.InvalidInput(
-            f"Last-Event-ID must be the version of an event (a whole number up to {MAX_VERSION})"
-        )
-    return int(value)
 
 
 @router.get(
@@ -272,20 +260,16 @@ async def room_events(
     ),
 ) -> Any:
     """Anyone with the room id may watch; a seat's bearer token is accepted (and must be
-    right). Events carry no secrets."""
-    start = _resume_point(after, last_event_id)
-
-    def check() -> None:
-        with database.session() as session:
-            service.check_viewer(session, room_id=room_id, token=token)
-
-    await run_in_threadpool(check)
-    if "text/event-stream" not in request.headers.get("accept", ""):
-
-        def page() -> EventsOut:
-            with database.session() as session:
-                return service.read_events(session, room_id=room_id, after=start, limit=limit)
-
-        return await run_in_threadpool(page)
-    release = runtime.hub.reserve(client, ctx.settings)
-    return LiveResponse(runtime.hub, room_id, start, settings=ctx.settings, release=release)
+    right). Events carry no secrets. The players' chat (`chat`, `chat_switched`) is sent
+    only with the token of a seat it is for: a spectator never sees it."""
+    return await events_answer(
+        request,
+        token=token,
+        database=database,
+        runtime=runtime,
+        ctx=ctx,
+        client=client,
+        room_id=room_id,
+        after=resume_point(after, last_event_id),
+        limit=limit,
+    )

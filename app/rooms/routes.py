@@ -184,6 +184,21 @@ def add_action_routes(
             service.claim_forfeit(act.session, room_id=room_id, token=act.token, ctx=act.ctx)
         )
 
+    @router.post(
+        f"{room_path}/more-time",
+        summary="Give the player to move one more day (you wait for their move)",
+        **options,
+    )
+    def more_time(act: Acting = act_on, room_id: str = RoomId) -> Response:
+        """The waiting player gives the opponent one more day for the current move: the
+        forfeit claim and the room's expiry come a day later (`claim_opens_at`,
+        `expires_at`), at most `game.extra_time.max_days` days a game. Refused with 409
+        `not_waiting` when it is your move, `time_limit` when the game has had its days,
+        `no_time_to_give` against the computer. The record keeps a `time_given` event."""
+        return act.answer(
+            service.give_time(act.session, room_id=room_id, token=act.token, ctx=act.ctx)
+        )
+
     @router.post(f"{room_path}/name", summary="Rename your seat", **options)
     def rename(body: NameIn, act: Acting = act_on, room_id: str = RoomId) -> Response:
         """Change the display name of the token's seat (null or blank: the default by colour)."""

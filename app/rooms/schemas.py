@@ -30,6 +30,7 @@ from .models import (
 )
 from .names import InvalidName, clean_name
 from .policy import PdnResult
+from .private_schemas import ChatStateOut, ExtraTimeOut
 
 # A rule set's key, listed as an enum in the OpenAPI document (an unknown key is still
 # refused by the service, with `unknown_rule_set` and the keys there are).
@@ -201,6 +202,10 @@ class RuleSetOut(BaseModel):
     majority_capture: bool
     pdn_gametype: int
     notation: NotationOut
+    start_fen: str = Field(
+        description="The standard start position (engine FEN): where a game without a "
+        "set-up position begins."
+    )
 
 
 class SeatOut(BaseModel):
@@ -226,6 +231,14 @@ class YouOut(BaseModel):
     notifications: NotificationsOut
     conditional: ConditionalOut | None = Field(
         default=None, description="Your conditional moves in this game, if you stored some."
+    )
+    chat: ChatStateOut | None = Field(
+        default=None, description="The chat with your opponent (null: against the computer)."
+    )
+    can_give_time: bool = Field(
+        default=False,
+        description="You wait for your opponent's move and may give them one more day "
+        "(`POST .../more-time`).",
     )
 
 
@@ -342,6 +355,7 @@ class GameOut(BaseModel):
     started_at: datetime | None
     turn_started_at: datetime | None
     ended_at: datetime | None
+    extra_time: ExtraTimeOut
 
 
 class OfferOut(BaseModel):
@@ -475,6 +489,13 @@ EVENT_KINDS: dict[EventKind, str] = {
     " and its facts `reason_code` and `reason_params`)",
     EventKind.RENAMED: "a seat took another display name (`seat`, `name`)",
     EventKind.SEAT_MOVED: "a seat moved to another device; its old tabs let go",
+    EventKind.TIME_GIVEN: "the waiting player (`seat`) gave the player to move (`side`) "
+    "`days` more: `turn_days` this turn, `total_days` this game; the new `claim_opens_at` "
+    "and `expires_at`",
+    EventKind.CHAT: "a message between the players (`seat`, `id`, `text`): sent on the "
+    "streams of the two seats alone, never to spectators",
+    EventKind.CHAT_SWITCHED: "a player (`seat`) switched the chat on or off (`on`): sent "
+    "on the two seats' streams alone",
 }
 
 

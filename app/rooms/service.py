@@ -14,7 +14,8 @@ from app.core.db import read_transaction
 
 from . import errors
 from .deadlines import apply_due_deadlines
-from .events import said
+from .events import said, sees
+from .extensions import give_time
 from .locking import Granted, admit, leave, locked_room, read_plan
 from .models import (
     Event,
@@ -22,6 +23,7 @@ from .models import (
     Game,
     Move,
     Room,
+    SeatRole,
 )
 from .moves import play_move, record_move
 from .offers import draw_action, rematch_action
@@ -42,6 +44,7 @@ __all__ = [
     "claim_forfeit",
     "create_room",
     "draw_action",
+    "give_time",
     "join_room",
     "leave",
     "locked_room",
@@ -49,6 +52,7 @@ __all__ = [
     "play_move",
     "read_events",
     "read_game",
+    "read_record",
     "read_room",
     "record_move",
     "rematch_action",
@@ -73,40 +77,54 @@ def read_room(session: Session, *, room_id: str, token: str | None, ctx: Context
         return state
 
 
-def check_viewer(session: Session, *, room_id: str, token: str | None) -> None:
-    """RoomNotFound for an unknown room; WrongToken for a token that opens no seat of it."""
+def check_viewer(session: Session, *, room_id: str, token: str | None) -> SeatRole | None:
+    """The seat `token` opens (None without a token); RoomNotFound for an unknown room,
+    WrongToken for a token that opens no seat of it."""
     with read_transaction(session):
         room = session.get(Room, room_id)
         if room is None:
             raise errors.RoomNotFound("no room with this id")
-        identify(room, token)
+        seat = identify(room, token)
+        return seat.role if seat is not None else None
 
 
-def read_events(session: Session, *, room_id: str, after: int, limit: int) -> EventsOut:
-    """Events with a version above `after`, oldest first."""
+def read_record(
+    session: Session, *, room_id: str, after: int, limit: int, seat: str | None = None
+) -> tuple[list[EventOut], int, bool]:
+    """Up to `limit` events after version `after`, of those `seat` (None: a spectator)
+    sees; the last version read, and whether the page was full (more may follow)."""
     with read_transaction(session):
-        room = session.get(Room, room_id)
-        if room is None:
-            raise errors.RoomNotFound("no room with this id")
-        events = session.scalars(
-            select(Event)
-            .where(Event.room_id == room_id, Event.version > after)
-            .order_by(Event.version)
-            .limit(limit)
-        ).all()
-        return EventsOut(
-            room_id=room_id,
-            version=room.version,
-            events=[
-                EventOut(
-                    version=e.version,
-                    kind=EventKind(e.kind),
-                    data=said(e.data),
-                    created_at=e.created_at,
-                )
-                for e in events
-            ],
-        )
+        return _record(session, room_id, after, limit, seat)[1:]
+
+
+def read_events(
+    session: Session, *, room_id: str, after: int, limit: int, seat: str | None = None
+) -> EventsOut:
+    """Events with a version above `after`, oldest first: those `seat` sees (a page may
+    come back short where another seat's private events were left out)."""
+    with read_transaction(session):
+        room, events, _, _ = _record(session, room_id, after, limit, seat)
+        return EventsOut(room_id=room_id, version=room.version, events=events)
+
+
+def _record(
+    session: Session, room_id: str, after: int, limit: int, seat: str | None
+) -> tuple[Room, list[EventOut], int, bool]:
+    room = session.get(Room, room_id)
+    if room is None:
+        raise errors.RoomNotFound("no room with this id")
+    rows = session.execute(
+        select(Event.version, Event.kind, Event.data, Event.created_at, Event.audience)
+        .where(Event.room_id == room_id, Event.version > after)
+        .order_by(Event.version)
+        .limit(limit)
+    ).all()
+    events = [
+        EventOut(version=version, kind=EventKind(kind), data=said(data), created_at=created_at)
+        for version, kind, data, created_at, audience in rows
+        if sees(audience, seat)
+    ]
+    return room, events, rows[-1].version if rows else after, len(rows) == limit
 
 
 def mark_reviewed(session: Session, *, room_id: str, number: int) -> None:

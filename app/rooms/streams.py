@@ -11,16 +11,21 @@ from functools import partial
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
 from starlette.responses import StreamingResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.core.context import Context
 from app.core.db import Database
 from app.core.settings import Settings
 
-from . import errors
-from .events import Answering, answering, sse_frame
+from . import errors, service
+from .events import MAX_VERSION, Answering, answering, sse_frame
 from .live import PAGE, RETRY_MS, SERVER_SEND, Hub, Outlet
-from .service import read_events
+from .models import SeatRole
+from .runtime import RoomsRuntime
+from .schemas import EventsOut
+from .service import read_record
 
 # --- answer first ----------------------------------------------------------------------
 
@@ -59,33 +64,100 @@ class AnswerFirstMiddleware:
             release()
 
 
+# --- the record's route ---------------------------------------------------------------
+
+
+def resume_point(after: int, last_event_id: str | None) -> int:
+    """`Last-Event-ID` (a reconnecting EventSource) wins over `after`. Only ASCII digits
+    make a version: `str.isdigit` also accepts superscripts and other scripts' digits."""
+    if last_event_id is None or not last_event_id.strip():
+        return after
+    value = last_event_id.strip()
+    if not (value.isascii() and value.isdigit()) or int(value) > MAX_VERSION:
+        raise errors.InvalidInput(
+            f"Last-Event-ID must be the version of an event (a whole number up to {MAX_VERSION})"
+        )
+    return int(value)
+
+
+async def events_answer(
+    request: Request,
+    *,
+    token: str | None,
+    database: Database,
+    runtime: RoomsRuntime,
+    ctx: Context,
+    client: str,
+    room_id: str,
+    after: int,
+    limit: int,
+) -> Any:
+    """The record after `after` as the token's holder sees it (a spectator without one):
+    a JSON page, or the live stream when the request accepts `text/event-stream`."""
+
+    def check() -> SeatRole | None:
+        with database.session() as session:
+            return service.check_viewer(session, room_id=room_id, token=token)
+
+    seat = await run_in_threadpool(check)
+    if "text/event-stream" not in request.headers.get("accept", ""):
+
+        def page() -> EventsOut:
+            with database.session() as session:
+                return service.read_events(
+                    session, room_id=room_id, after=after, limit=limit, seat=seat
+                )
+
+        return await run_in_threadpool(page)
+    release = runtime.hub.reserve(client, ctx.settings)
+    return LiveResponse(
+        runtime.hub, room_id, after, settings=ctx.settings, release=release, seat=seat
+    )
+
+
 # --- reading the record ---------------------------------------------------------------
 
 
-def events_after(database: Database, room_id: str, after: int) -> list[dict[str, Any]]:
-    """Every event with a version above `after`, oldest first."""
+def events_after(
+    database: Database, room_id: str, after: int, seat: str | None = None
+) -> tuple[list[dict[str, Any]], int]:
+    """Every event with a version above `after` that `seat` (None: a spectator) sees,
+    oldest first, and the last version read (past the events kept from it)."""
     found: list[dict[str, Any]] = []
     while True:
         with database.session() as session:
-            page = read_events(session, room_id=room_id, after=after, limit=PAGE)
-        found.extend(e.model_dump(mode="json") for e in page.events)
-        if len(page.events) < PAGE:
-            return found
-        after = page.events[-1].version
+            events, through, full = read_record(
+                session, room_id=room_id, after=after, limit=PAGE, seat=seat
+            )
+        found.extend(e.model_dump(mode="json") for e in events)
+        after = through
+        if not full:
+            return found, after
 
 
 async def stream(
-    hub: Hub, room_id: str, after: int, *, settings: Settings, outlet: Outlet
+    hub: Hub,
+    room_id: str,
+    after: int,
+    *,
+    settings: Settings,
+    outlet: Outlet,
+    seat: str | None = None,
 ) -> AsyncIterator[bytes]:
     """The room's events after version `after`, then each new one as it is committed;
     a comment every `live_keepalive_seconds` of silence keeps proxies from dropping the
     stream, which ends after `live_stream_seconds` (the client resumes with Last-Event-ID,
-    which also moves long-lived viewers between instances as deployments change).
+    which also moves long-lived viewers between instances as deployments change). A
+    private event (the players' chat) goes to the streams of its seats alone: the others
+    pass over its version unseen.
 
     What it yields goes out through the response; while it waits, the fan-out writes the
     next events through `outlet` itself (`Subscription.deliver`)."""
     sub = hub.subscribe(  # before the first read: nothing falls in between
-        room_id, seconds=settings.live_stream_seconds, keepalive=settings.live_keepalive_seconds
+        room_id,
+        seconds=settings.live_stream_seconds,
+        keepalive=settings.live_keepalive_seconds,
+        seat=seat,
     )
     database = hub.database
     loop = asyncio.get_running_loop()
@@ -93,14 +165,17 @@ async def stream(
 
     async def missed() -> list[dict[str, Any]]:
         try:
-            return await run_in_threadpool(events_after, database, room_id, sub.last)
+            found, through = await run_in_threadpool(
+                events_after, database, room_id, sub.last, seat
+            )
         except errors.RoomNotFound:  # deleted (retention): the stream ends
             raise _RoomGone from None
+        sub.last = max(sub.last, through)
+        return found
 
     try:
         yield f"retry: {RETRY_MS}\n\n".encode()
         for event in await missed():
-            sub.last = event["version"]
             yield sse_frame(event)
         sub.wrote(loop.time())
         while True:
@@ -112,14 +187,15 @@ async def stream(
             for notice in sorted(notices, key=lambda n: n.version):
                 if resync or notice.version <= sub.last:
                     continue
-                if notice.event is not None and notice.since == sub.last + 1:
+                if not notice.seen_by(seat) and notice.since == sub.last + 1:
+                    sub.last = notice.version  # another's private event: passed over
+                elif notice.event is not None and notice.since == sub.last + 1:
                     sub.last = notice.version
                     yield notice.frame
                 else:
                     resync = True
             if resync:
                 for event in await missed():
-                    sub.last = event["version"]
                     yield sse_frame(event)
             if sub.last == sent and sub.ping:
                 yield b": keep-alive\n\n"
@@ -155,9 +231,10 @@ class LiveResponse(StreamingResponse):
         *,
         settings: Settings,
         release: Callable[[], None],
+        seat: str | None = None,
     ) -> None:
         super().__init__(
-            stream(hub, room_id, after, settings=settings, outlet=self._write_now),
+            stream(hub, room_id, after, settings=settings, outlet=self._write_now, seat=seat),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )

@@ -12,11 +12,21 @@ from app.core.settings import Settings
 from app.i18n import Translator, translator
 from checkers_engine import RULE_SETS, Board, RuleSet, Side, Style, notation, tradition
 
-from . import policy, texts
+from . import errors, policy, texts
 from .locking import Granted
-from .models import ConditionalLines, Ending, Game, GameStatus, OfferStatus, Room, SeatRole
+from .models import (
+    ConditionalLines,
+    Ending,
+    Game,
+    GameStatus,
+    OfferStatus,
+    Room,
+    RoomStatus,
+    SeatRole,
+)
 from .names import shown_name
 from .positions import start_text
+from .private_schemas import ChatStateOut, ExtraTimeOut
 from .schemas import (
     ColoursOut,
     ConditionalOut,
@@ -83,6 +93,7 @@ def _rule_set_out(key: str, language: str) -> RuleSetOut:
         majority_capture=rule_set.majority_capture,
         pdn_gametype=rule_set.pdn_gametype,
         notation=notation_out,
+        start_fen=Board(key).fen(),
     )
 
 
@@ -335,6 +346,8 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
                 name=seat.name,
                 notifications=NotificationsOut(push=seat.push_on, email=seat.email_on),
                 conditional=plan_out(state.plan, tr),
+                chat=_chat_state(room, seat.role),
+                can_give_time=_can_give_time(room, game, seat.role),
             )
             if seat
             else None
@@ -358,6 +371,11 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
             started_at=game.started_at,
             turn_started_at=game.turn_started_at,
             ended_at=game.ended_at,
+            extra_time=ExtraTimeOut(
+                turn_days=game.turn_extra_days or 0,
+                given_days=game.extra_days or 0,
+                max_days=policy.MAX_EXTRA_DAYS,
+            ),
         ),
         offers=[
             OfferOut(
@@ -384,8 +402,27 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
         ],
         score=score(games),
         claim_opens_at=policy.claim_opens_at(room, game, settings),
-        expires_at=policy.expires_at(room, settings),
+        expires_at=policy.expires_at(room, settings, game),
     )
+
+
+def _chat_state(room: Room, role: SeatRole) -> ChatStateOut | None:
+    """The chat as a player has it; None against the computer (no chat)."""
+    if policy.vs_computer(room):
+        return None
+    off = {seat.role: seat.chat_off for seat in room.seats}
+    return ChatStateOut(off=off.get(role, False), opponent_off=off.get(role.other, False))
+
+
+def _can_give_time(room: Room, game: Game, role: SeatRole) -> bool:
+    """Whether the seat may give more time now (the rule is `policy.check_give_time`)."""
+    if room.status != RoomStatus.PLAYING or game.status != GameStatus.PLAYING:
+        return False
+    try:
+        policy.check_give_time(room, game, role)
+    except errors.RoomError:
+        return False
+    return True
 
 
 def grant_view(granted: Granted, *, ctx: Context, base_url: str) -> SeatGrant:

@@ -13,7 +13,18 @@ from pathlib import Path as FsPath
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Depends, FastAPI, Form, Path, Query, Request, Response, status
+from fastapi import (
+    APIRouter,
+    Depends,
+    FastAPI,
+    Form,
+    Header,
+    Path,
+    Query,
+    Request,
+    Response,
+    status,
+)
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -21,9 +32,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
 from app.computer import service as computer
+from app.computer.review_routes import add_line_review_routes
 from app.computer.schemas import ComputerGameIn
 from app.core.context import Context
-from app.core.deps import BaseUrlDep, ContextDep, SessionDep
+from app.core.deps import BaseUrlDep, ClientDep, ContextDep, DatabaseDep, SessionDep
 from app.core.ids import is_id
 from app.core.responses import ModelResponse, no_store
 from app.i18n import COOKIE as LANGUAGE_COOKIE
@@ -35,10 +47,14 @@ from app.imports.view import imported_game_out
 from app.notify import subscriptions
 from app.notify.routes import add_notify_routes
 from app.rooms import errors, service, transfers
+from app.rooms.events import MAX_VERSION
 from app.rooms.locking import Granted
+from app.rooms.private_routes import add_private_routes
 from app.rooms.routes import RoomId, add_action_routes
+from app.rooms.runtime import RuntimeDep
 from app.rooms.schemas import CreateRoomIn, JoinIn
 from app.rooms.state import GameState
+from app.rooms.streams import events_answer, resume_point
 from app.rooms.texts import LEVEL_DIFFICULTY
 from app.rooms.view import build_view, rule_set_out
 from checkers_engine import RULE_SETS
@@ -300,7 +316,12 @@ def join_room(
     return _joined(request, granted, ctx, base)
 
 
-for add_routes in (add_action_routes, add_notify_routes):
+for add_routes in (
+    add_action_routes,
+    add_private_routes,
+    add_notify_routes,
+    add_line_review_routes,
+):
     add_routes(
         router,
         room_path="/r/{room_id}",
@@ -308,6 +329,42 @@ for add_routes in (add_action_routes, add_notify_routes):
         dependencies=[SameOrigin],
         include_in_schema=False,
     )
+
+
+@router.get("/r/{room_id}/events", include_in_schema=False)
+async def room_events(
+    request: Request,
+    token: TokenFromCookie,
+    database: DatabaseDep,
+    runtime: RuntimeDep,
+    ctx: ContextDep,
+    client: ClientDep,
+    room_id: str = RoomId,
+    after: int = Query(default=0, ge=0, le=MAX_VERSION),
+    limit: int = Query(default=100, ge=1, le=500),
+    last_event_id: str = Header(default="", max_length=32),
+) -> Any:
+    """The room's record, or its live stream, as this browser's seat sees it (the chat
+    included): the page's EventSource sends the seat's cookie here. A cookie whose seat
+    has moved to another device watches as a spectator."""
+
+    async def answer(holder: str | None) -> Any:
+        return await events_answer(
+            request,
+            token=holder,
+            database=database,
+            runtime=runtime,
+            ctx=ctx,
+            client=client,
+            room_id=room_id,
+            after=resume_point(after, last_event_id),
+            limit=limit,
+        )
+
+    try:
+        return await answer(token)
+    except errors.WrongToken:
+        return await answer(None)
 
 
 @router.post("/r/{room_id}/device-link", dependencies=[SameOrigin], response_model=DeviceLinkOut)

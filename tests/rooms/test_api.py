@@ -27,11 +27,14 @@ PYPROJECT_VERSION = tomllib.loads(
     (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
 )["project"]["version"]
 
-# A seat that chose no name, asked for no notifications and stored no conditional moves.
+# A seat that chose no name, asked for no notifications and stored no conditional moves,
+# with the chat on, and no time to give (not waiting for the opponent's move).
 NO_NAME_NO_ALERTS = {
     "name": None,
     "notifications": {"push": False, "email": False},
     "conditional": None,
+    "chat": {"off": False, "opponent_off": False},
+    "can_give_time": False,
 }
 
 ENGLISH_OPENINGS = {"9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"}
@@ -159,6 +162,7 @@ def test_view_of_a_new_game_shows_position_turn_and_legal_moves(api: Api) -> Non
         "seat": "joiner",
         "side": "tires",
         "to_move": False,
+        "can_give_time": True,  # the tires wait for the drums' move
     }
 
 
@@ -466,6 +470,7 @@ def test_resign_and_rematch_swap_sides_keep_history_and_score(api: Api) -> None:
         "side": "tires",
         "to_move": False,
         **NO_NAME_NO_ALERTS,
+        "can_give_time": True,  # the tires wait for the drums' move
     }
     assert [(g["number"], g["drums_seat"]) for g in view["games"]] == [
         (1, "creator"),

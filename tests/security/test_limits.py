@@ -32,6 +32,7 @@ LIMITS = {
     "rate_limit_links": "2/minute",
     "rate_limit_seat": "4/minute",
     "rate_limit_mail": "2/minute",
+    "rate_limit_chat": "3/minute",
 }
 SAME_ORIGIN = {"Origin": "http://testserver"}
 
@@ -204,6 +205,24 @@ def test_asking_for_confirmation_mails_is_limited_per_client(limited: Any) -> No
             f"/r/{room['room_id']}/email", json={"address": "a@example.org"}, headers=SAME_ORIGIN
         )
     )
+
+
+def test_chat_messages_are_limited_per_client(limited: Any, snapshot: Snapshot) -> None:
+    """A player cannot flood the other with messages, through the API or the page."""
+    dave, erin = limited("10.0.4.4"), limited("10.0.4.5")
+    room = dave.post("/api/rooms", json={"rule_set": "english"}).json()
+    joined = erin.post(f"/api/rooms/{room['room_id']}/join").json()
+    drums = {"Authorization": f"Bearer {room['token']}"}
+    url = f"/api/rooms/{room['room_id']}/chat"
+    for n in range(3):
+        assert dave.post(url, json={"text": f"hi {n}"}, headers=drums).status_code == 200
+    before = snapshot()
+    _refused(dave.post(url, json={"text": "again"}, headers=drums))
+    _refused(dave.post(f"/r/{room['room_id']}/chat", json={"text": "x"}, headers=SAME_ORIGIN))
+    assert snapshot() == before
+    tires = {"Authorization": f"Bearer {joined['token']}"}
+    assert erin.post(url, json={"text": "my turn"}, headers=tires).status_code == 200
+    assert dave.get(url, headers=drums).status_code == 200  # reading is not limited
 
 
 def test_every_action_on_a_room_is_limited() -> None:

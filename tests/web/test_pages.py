@@ -21,11 +21,14 @@ from app.main import create_app
 from app.rooms.models import SeatTransfer
 from checkers_engine import RULE_SETS
 
-# A seat that chose no name, asked for no notifications and stored no conditional moves.
+# A seat that chose no name, asked for no notifications and stored no conditional moves,
+# with the chat on, and no time to give (not waiting for the opponent's move).
 NO_NAME_NO_ALERTS = {
     "name": None,
     "notifications": {"push": False, "email": False},
     "conditional": None,
+    "chat": {"off": False, "opponent_off": False},
+    "can_give_time": False,
 }
 
 ORIGIN = "http://testserver"

@@ -50,6 +50,9 @@ TEXTS: dict[str, str] = {
     "result_tag_and_token_differ": (
         "the Result tag says {tag} and the movetext ends with {token}; the tag is read"
     ),
+    "variation_move_illegal": (
+        "the variation's move {move} cannot be played there: the variation stops before it"
+    ),
     # Why a game cannot be read or replayed.
     "comment_not_closed": "this comment is never closed",
     "tag_malformed": 'a tag is written [Name "value"]',

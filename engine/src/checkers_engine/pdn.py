@@ -14,8 +14,9 @@ the side that moves first in the GameType won.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import pairwise
@@ -122,6 +123,20 @@ class Comment:
 
 
 @dataclass(frozen=True, slots=True)
+class Variation:
+    """A variation of the main line: moves played instead of its move ``ply + 1`` (from
+    the position after ``ply`` moves), with the variation's own comments (each comment's
+    ``ply`` counts the variation's moves before it). A variation inside a variation is
+    passed over."""
+
+    ply: int
+    line: int
+    column: int
+    moves: tuple[MoveText, ...]
+    comments: tuple[Comment, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ParsedGame:
     """One game of a PDN text, read but not yet replayed."""
 
@@ -136,6 +151,7 @@ class ParsedGame:
     result_token: str | None
     notes: tuple[Note, ...]
     problem: Problem | None
+    variations: tuple[Variation, ...] = ()
 
     def tag(self, name: str) -> str | None:
         """A tag's value (the first one of that name), or None."""
@@ -198,6 +214,16 @@ class ServiceEnd:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayedVariation:
+    """A variation replayed from the position after ``ply`` moves of the main line: its
+    moves (up to the first that cannot be played, which is noted) and its comments."""
+
+    ply: int
+    moves: tuple[Move, ...]
+    comments: tuple[Comment, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ReplayReport:
     """A recorded game replayed through the engine."""
 
@@ -215,6 +241,8 @@ class ReplayReport:
     failure: ReplayFailure | None
     #: The position after the last move replayed (the engine's own FEN).
     final_fen: str
+    #: The game's variations replayed, each as far as its moves are legal.
+    variations: tuple[ReplayedVariation, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -292,6 +320,7 @@ class _GameBuilder:
         self.notes: list[Note] = []
         self.problem: Problem | None = None
         self.pending_number: int | None = None
+        self.variations: list[Variation] = []
 
     @property
     def empty(self) -> bool:
@@ -312,6 +341,7 @@ class _GameBuilder:
             self.result,
             tuple(self.notes),
             self.problem,
+            tuple(self.variations),
         )
 
 
@@ -388,7 +418,7 @@ def read_games(text: str, *, max_games: int | None = None) -> list[ParsedGame]:
         elif kind == "move":
             _read_move(g, match, line, column)
         elif kind == "open":
-            offset = _skip_variation(text, start, g, line, column)
+            offset = _read_variation(text, start, g, line, column, place)
         else:
             word = match.group("word")
             if word == "{":
@@ -413,8 +443,46 @@ def _read_move(g: _GameBuilder, match: re.Match[str], line: int, column: int) ->
         g.notes.append(Note.of(line, at, say("glued_comment", move=move, comment=glued)))
 
 
+def _read_variation(
+    text: str,
+    start: int,
+    g: _GameBuilder,
+    line: int,
+    column: int,
+    place: Callable[[int], tuple[int, int]],
+) -> int:
+    """Read the variation opened at ``start`` (an alternative to the main line's last
+    move) into ``g``; the offset after it. Its moves and comments are kept; a variation
+    inside it is passed over, and anything else it holds is not read."""
+    end = _skip_variation(text, start, g, line, column)
+    if g.problem is not None and end >= len(text):
+        return end
+    body = _GameBuilder(g.number, line, column)
+    offset = start + 1
+    while offset < end - 1:
+        match = _TOKENS.match(text, offset)
+        assert match is not None
+        kind = next(k for k in _KINDS if match.group(k) is not None)
+        at, offset = offset, match.end()
+        here = place(at)
+        if kind == "comment":
+            comment = match.group("comment")[1:-1].strip()
+            body.comments.append(Comment(comment, *here, len(body.moves)))
+        elif kind == "number":
+            body.pending_number = int(match.group("digits"))
+        elif kind == "move":
+            body.moves.append(MoveText(match.group("move"), *here, body.pending_number))
+            body.pending_number = None
+        elif kind == "open":
+            offset = _skip_variation(text, at, body, *here)
+    g.variations.append(
+        Variation(max(len(g.moves) - 1, 0), line, column, tuple(body.moves), tuple(body.comments))
+    )
+    return end
+
+
 def _skip_variation(text: str, start: int, g: _GameBuilder, line: int, column: int) -> int:
-    """The offset after the variation opened at ``start`` (variations are not replayed)."""
+    """The offset after the variation opened at ``start``."""
     depth, i = 0, start
     while i < len(text):
         char = text[i]
@@ -513,6 +581,7 @@ def replay(
     else:
         board = Board(rule_set)
     service_end = _service_end(board, 0, *game.tag_place("FEN"), notes)
+    positions = [board.fen()]  # after each ply of the main line: where variations start
     expected_number = board.start_move_number
     for index, written in enumerate(game.moves):
         if game.problem is not None and game.problem.ply == index:
@@ -556,6 +625,7 @@ def replay(
             )
         board.push(move)
         moves.append(move)
+        positions.append(board.fen())
         if board.turn is Side.DRUMS:
             expected_number += 1
         if service_end is None:
@@ -567,7 +637,32 @@ def replay(
     if outcome is not None and outcome.winner is not None and result != pdn_result(outcome.winner):
         code = f"rules_win_{outcome.winner.value.lower()}_{outcome.termination.name.lower()}"
         notes.append(Note.of(game.line, game.column, say(code, result=result)))
-    return report(None, service_end)
+    replayed = tuple(
+        _replay_variation(rule_set, positions[v.ply], v, notes)
+        for v in game.variations
+        if v.ply < len(positions)
+    )
+    return dataclasses.replace(report(None, service_end), variations=replayed)
+
+
+def _replay_variation(
+    rule_set: str, fen: str, variation: Variation, notes: list[Note]
+) -> ReplayedVariation:
+    """A variation played from `fen` as far as its moves are legal; the first that is
+    not is noted (the game itself stands)."""
+    board = Board(rule_set, fen=fen)
+    played: list[Move] = []
+    for written in variation.moves:
+        try:
+            move = parse_move(board, written.text, lenient_capture_mark=True)
+        except (IllegalMoveError, AmbiguousMoveError):
+            why = say("variation_move_illegal", move=written.text)
+            notes.append(Note.of(written.line, written.column, why))
+            break
+        board.push(move)
+        played.append(move)
+    comments = tuple(c for c in variation.comments if c.ply <= len(played))
+    return ReplayedVariation(variation.ply, tuple(played), comments)
 
 
 def _service_end(
@@ -663,6 +758,11 @@ class GameRecord:
     comment: str | None = None
     #: A comment after each move (None: none), e.g. a computer's evaluation.
     move_comments: Sequence[str | None] = ()
+    #: A comment before the first move (on the game as a whole).
+    first_comment: str | None = None
+    #: Variations by the number of moves before them: each replaces the next move of the
+    #: game (written after it) with a line of moves for both sides.
+    variations: Mapping[int, Sequence[Sequence[Move | str]]] = field(default_factory=dict)
     #: Further tags, written after the standard ones.
     extra_tags: Mapping[str, str] = field(default_factory=dict)
 
@@ -720,6 +820,10 @@ def write_game(record: GameRecord) -> str:
         tags.setdefault(name, value)
 
     tokens: list[str] = []
+    if record.first_comment:
+        tokens.append(_comment(record.first_comment))
+    if any(ply >= len(record.moves) or ply < 0 for ply in record.variations):
+        raise PdnError("a variation replaces a move of the game: none follows its position")
     number = board.start_move_number
     for index, given in enumerate(record.moves):
         try:
@@ -735,17 +839,52 @@ def write_game(record: GameRecord) -> str:
             tokens.append(f"{number}.")
         elif index == 0:
             tokens.append(f"{number}...")
+        before = board.copy() if record.variations.get(index) else None
         tokens.append(_pdn_move(board, move, trad.pdn_full_captures))
         note = record.move_comments[index] if index < len(record.move_comments) else None
         if note:
-            tokens.append("{" + note.replace("}", ")") + "}")
+            tokens.append(_comment(note))
+        for line in record.variations.get(index, ()):
+            assert before is not None
+            tokens.extend(_variation(before.copy(), line, number, trad.pdn_full_captures))
         board.push(move)
         if board.turn is Side.DRUMS:
             number += 1
     if record.comment:
-        tokens.append("{" + record.comment.replace("}", ")") + "}")
+        tokens.append(_comment(record.comment))
     tokens.append(result)
     return "\n".join(_tag(n, v) for n, v in tags.items()) + "\n\n" + _wrap(tokens) + "\n"
+
+
+def _comment(text: str) -> str:
+    """A PDN comment: a brace would end it, so it is written as a parenthesis."""
+    return "{" + text.replace("}", ")").replace("{", "(") + "}"
+
+
+def _variation(
+    board: Board, line: Sequence[Move | str], number: int, full_captures: bool
+) -> list[str]:
+    """A variation's tokens, from `board` (the position it starts from, move `number`),
+    in parentheses; PdnError for a move that cannot be played there."""
+    tokens: list[str] = []
+    for index, given in enumerate(line):
+        try:
+            move = board.parse_move(given) if isinstance(given, str) else given
+        except (IllegalMoveError, AmbiguousMoveError) as exc:
+            raise PdnError(f"variation move {index + 1}: {exc}") from None
+        if not board.is_legal(move):
+            raise PdnError(f"variation move {index + 1}: {move} is not legal there")
+        if board.turn is Side.DRUMS:
+            tokens.append(f"{number}.")
+        elif index == 0:
+            tokens.append(f"{number}...")
+        tokens.append(_pdn_move(board, move, full_captures))
+        board.push(move)
+        if board.turn is Side.DRUMS:
+            number += 1
+    if tokens:
+        tokens[0], tokens[-1] = "(" + tokens[0], tokens[-1] + ")"
+    return tokens
 
 
 def write_games(records: Iterable[GameRecord]) -> str:

@@ -283,3 +283,44 @@ def test_a_comment_after_the_result_stays_with_its_game() -> None:
     assert len(games) == 2
     assert [c.text for c in games[0].comments] == ["Black won on time"]
     assert [m.text for m in games[1].moves] == ["9-13"]
+
+
+def test_variations_and_comments_are_written_and_read_back() -> None:
+    """A player's own copy of a game: a comment before the first move, comments after
+    moves, variations that replace a move; the reader gives them all back, replayed."""
+    record = GameRecord(
+        "english",
+        ["11-15", "22-18", "15x22"],
+        first_comment="my {game}",
+        move_comments=[None, "why?", None],
+        variations={0: [["9-13", "22-18"]], 1: [["24-20", "8-11"], ["23-19"]]},
+    )
+    text = write_game(record)
+    assert "{my (game)} 1. 11-15 (1. 9-13 22-18) 22-18 {why?} (1... 24-20 2. 8-11)" in " ".join(
+        text.split()
+    )
+    [game] = read_games(text)
+    report = replay(game)
+    assert report.ok and [m.notation() for m in report.moves] == ["11-15", "22-18", "15x22"]
+    assert [(c.ply, c.text) for c in game.comments] == [(0, "my (game)"), (2, "why?")]
+    assert [(v.ply, [m.notation() for m in v.moves]) for v in report.variations] == [
+        (0, ["9-13", "22-18"]),
+        (1, ["24-20", "8-11"]),
+        (1, ["23-19"]),
+    ]
+
+
+def test_a_variation_that_goes_wrong_stops_there_and_is_noted() -> None:
+    text = '[GameType "21"]\n\n1. 11-15 (1. 9-13 22-18 13-9 {deep} 25-22) 22-18 *\n'
+    report = replay(read_games(text)[0])
+    assert report.ok
+    [variation] = report.variations
+    assert [m.notation() for m in variation.moves] == ["9-13", "22-18"]
+    assert [n.code for n in report.notes if n.code == "variation_move_illegal"] == [
+        "variation_move_illegal"
+    ]
+
+
+def test_a_variation_cannot_stand_after_the_last_move() -> None:
+    with pytest.raises(PdnError):
+        write_game(GameRecord("english", ["11-15"], variations={1: [["22-18"]]}))

@@ -235,3 +235,44 @@ def test_pydraughts_drops_moves_that_the_reader_keeps(pydraughts_python: Path) -
     # pydraughts loses the last move of each game whose last move has no number.
     assert all(ours[n - 1] == theirs[n - 1] + 1 for n in dropped)
     assert len(dropped) == 386
+
+
+def _with_variations(rule_set: str, seed: int) -> tuple[tuple[Move, ...], str]:
+    """A game of 24 plies with a variation at every fourth ply and comments between the
+    moves (a player's own copy of a game), as the writer writes it."""
+    rng = random.Random(seed)
+    board = Board(rule_set)
+    moves = _play(board, rng, 24)
+    replay = Board(rule_set)
+    variations: dict[int, list[list[Move]]] = {}
+    for ply, move in enumerate(moves):
+        if ply % 4 == 1:
+            variations[ply] = [_play(replay.copy(), rng, 5)]
+        replay.push(move)
+    record = GameRecord(
+        rule_set,
+        moves,
+        finished=True,
+        winner=Side.DRUMS,
+        termination="resignation",
+        comment="tires resigned",
+        first_comment="a friendly game",
+        move_comments=[f"thought {i}" if i % 3 == 0 else None for i in range(len(moves))],
+        variations=variations,
+    )
+    return tuple(moves), write_game(record)
+
+
+@pytest.mark.one_build  # the time goes to pydraughts, in its own process
+def test_pydraughts_replays_the_main_line_of_a_game_with_variations_and_comments(
+    pydraughts_python: Path,
+) -> None:
+    games = [(r, *_with_variations(r, seed)) for r in PYDRAUGHTS_RULE_SETS for seed in (1, 2)]
+    answers = _pydraughts(
+        pydraughts_python, {"games": [{"variant": r, "pdn": text} for r, _, text in games]}
+    )
+    assert isinstance(answers, list)
+    for (rule_set, moves, text), answer in zip(games, answers, strict=True):
+        assert "(" in text and "{thought 0}" in text
+        assert answer["error"] is None, (rule_set, answer["error"], text)
+        assert answer["read"] == answer["played"] == len(moves), (rule_set, answer, text)

@@ -190,6 +190,14 @@ export function when(iso) {
   });
 }
 
+/** A button that runs `onClick`; its label is text. */
+export function button(label, onClick, cls = "button") {
+  const b = el("button", label, cls);
+  b.type = "button";
+  b.addEventListener("click", onClick);
+  return b;
+}
+
 /** A text node-safe element: `text` is never read as markup. */
 export function el(tag, text, cls) {
   const node = document.createElement(tag);

@@ -2,13 +2,13 @@
 // line on a scratch board, their move then the reply, as deep as they like, and keeps it.
 // The server checks every stored move; the lines are shown to their seat only.
 import { t } from "./i18n.js";
-import { BoardView, parseFen } from "./board.js";
-import { el, get } from "./common.js";
+import { el } from "./common.js";
+import { ScratchBoard } from "./scratch.js";
 
 const $ = (id) => document.getElementById(id);
 
 /** An engine notation ("22x15x6") as the reader writes it. */
-function written(notation, text) {
+export function written(notation, text) {
   const capture = text.includes("x");
   return notation.path(text.split(/[-x]/).map(Number), capture);
 }
@@ -51,7 +51,9 @@ export class Planner {
     this.view = view;
     this.save = save;
     this.clear = clear;
-    this.board = new BoardView($("plan-board"), { onSquare: (s) => this.tap(s), notation });
+    this.scratch = new ScratchBoard($("plan-board"), {
+      notation, ruleSet, played: (move) => this.play(move), redraw: () => this.draw(),
+    });
     this.editing = false;
     $("plan-start").addEventListener("click", () => this.begin());
     $("plan-keep").addEventListener("click", () => this.keep());
@@ -88,91 +90,46 @@ export class Planner {
   async begin() {
     const v = this.view();
     this.line = []; // pairs of engine notations
-    this.positions = [v.game.fen];
-    this.selection = [];
+    this.pending = null;
     this.editing = true;
-    await this.load();
+    await this.scratch.start(v.game.fen);
     this.render();
   }
 
   end() {
     this.editing = false;
+    this.scratch.stop();
     this.render();
-  }
-
-  async load() {
-    const fen = this.positions.at(-1);
-    const url = `/api/rule-sets/${this.ruleSet}/moves?fen=${encodeURIComponent(fen)}`;
-    this.moves = (await get(url)).moves;
   }
 
   /** Whose move the scratch board waits for: theirs, then yours, in turn. */
   theirTurn() {
-    return (this.positions.length - 1) % 2 === 0;
+    return this.scratch.depth % 2 === 0;
   }
 
   draw() {
-    const v = this.view();
-    const pieces = parseFen(this.positions.at(-1)).pieces;
-    this.board.orient(v.you.side);
-    this.board.setPieces(pieces);
-    const sel = this.selection;
-    const cands = this.moves.filter((m) => sel.every((sq, i) => m.path[i] === sq));
-    this.board.mark({
-      selectable: sel.length ? [] : [...new Set(this.moves.map((m) => m.path[0]))],
-      selected: sel.length ? sel.at(-1) : null,
-      targets: sel.length ? [...new Set(cands.map((m) => m.path[sel.length]).filter(Boolean))] : [],
-      taken: sel.length ? [...new Set(cands.flatMap((m) => m.captured))] : [],
-      path: sel,
-    });
+    this.scratch.draw(this.view().you.side);
     const done = this.line.map(([their, reply]) =>
       t("if {their}, {reply}", { their: written(this.notation, their), reply: written(this.notation, reply) }));
-    const step = this.moves.length === 0 ? t("The game would be over here.")
+    const step = this.scratch.moves.length === 0 ? t("The game would be over here.")
       : this.theirTurn() ? t("Play your opponent's move on this board.") : t("Now play your reply.");
     $("plan-step").textContent = step;
     $("plan-draft").textContent = done.length ? t("This line: {line}", { line: done.join(t("; then ")) }) : "";
     $("plan-keep").disabled = this.line.length === 0 || !this.theirTurn();
-    $("plan-undo").disabled = this.positions.length === 1;
+    $("plan-undo").disabled = this.scratch.depth === 0;
   }
 
-  async tap(square) {
-    if (!this.editing) return;
-    const sel = this.selection;
-    if (!sel.length) {
-      if (this.moves.some((m) => m.path[0] === square)) this.selection = [square];
-      this.draw();
-      return;
-    }
-    const cands = this.moves.filter((m) => sel.every((sq, i) => m.path[i] === sq));
-    const next = new Set(cands.map((m) => m.path[sel.length]).filter(Boolean));
-    if (!next.has(square)) {
-      this.selection = this.moves.some((m) => m.path[0] === square) ? [square] : [];
-      this.draw();
-      return;
-    }
-    sel.push(square);
-    const rest = this.moves.filter((m) => sel.every((sq, i) => m.path[i] === sq));
-    const done = rest.find((m) => m.path.length === sel.length);
-    if (done && rest.every((m) => m.path.length === sel.length)) await this.play(done);
-    else this.draw();
-  }
-
-  async play(move) {
-    this.selection = [];
-    if (this.theirTurn()) this.pending = move.engine_notation;
+  /** A move is on the scratch board (the turn has passed: the reply closes a pair). */
+  play(move) {
+    if (!this.theirTurn()) this.pending = move.engine_notation;
     else this.line.push([this.pending, move.engine_notation]);
-    this.positions.push(move.fen_after);
-    await this.load();
-    this.draw();
   }
 
   async undo() {
-    if (this.positions.length === 1) return;
+    if (this.scratch.depth === 0) return;
     if (!this.theirTurn()) this.pending = null;
     else this.pending = this.line.pop()?.[0] ?? null;
-    this.positions.pop();
-    this.selection = [];
-    await this.load();
+    await this.scratch.undo();
     this.draw();
   }
 

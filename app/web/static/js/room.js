@@ -1,10 +1,13 @@
 // The room page: waiting room, play, spectating, replay, live updates, notifications.
 // Moves, coordinates and the move input speak the rule set's notation (notation.js).
 import { BoardView, parseFen, sideIcon, startPieces } from "./board.js";
+import { AnalysisBoard } from "./analysis.js";
+import { ChatPanel } from "./chat.js";
+import { NotesPanel } from "./notes.js";
 import {
-  OFFLINE, SIDE_NAME, bySide, copyFrom, defaultName, el, get, keepView, keptView, lengthOf,
-  markSeen, nameEl, pendingMove, post, rememberRoom, seenVersion, serverNow, setPendingMove, span,
-  syncClock, when,
+  OFFLINE, SIDE_NAME, button, bySide, copyFrom, defaultName, el, get, keepView, keptView,
+  lengthOf, markSeen, nameEl, pendingMove, post, rememberRoom, seenVersion, serverNow,
+  setPendingMove, span, syncClock, when,
 } from "./common.js";
 import { nt, number, t } from "./i18n.js";
 import { Notation, bindBoardTools } from "./notation.js";
@@ -147,12 +150,6 @@ function seatLine(node, side) {
   node.replaceChildren(...parts);
 }
 
-function button(label, onClick, cls = "button") {
-  const b = el("button", label, cls);
-  b.type = "button";
-  b.addEventListener("click", onClick);
-  return b;
-}
 
 function statusText() {
   const view = state.view;
@@ -261,6 +258,11 @@ function drawActions() {
     if (!me.to_move && state.claimOpen) {
       items.push(button(t("Claim the win"), () => act("claim-forfeit", {}), "button primary"));
     }
+    if (me.can_give_time) {
+      const more = button(t("Give one more day"), () => act("more-time", {}), "button subtle");
+      more.id = "more-time";
+      items.push(more);
+    }
   }
   if (me && view.status === "finished") {
     const rematch = offer("rematch");
@@ -340,6 +342,9 @@ function drawMoves() {
   const current = view.games.find((x) => x.number === game().number);
   $("pdn").hidden = !(current && game().result && !state.earlier);
   if (current) $("pdn-link").href = current.pdn_url;
+  // A player's own copy: the same game with their notes and analysis lines.
+  $("own-pdn").hidden = $("pdn").hidden || !you();
+  if (current) $("own-pdn-link").href = `${base}/games/${current.number}/own.pdn`;
 }
 const mine = (score) => score[you().seat];
 const theirs = (score) => score[you().seat === "creator" ? "joiner" : "creator"];
@@ -376,6 +381,12 @@ function drawDeadlines() {
     add(view.status === "finished" ? t("Rematch closes ({length} after the end)", { length })
       : t("Room closes ({length} without a move)", { length }), view.expires_at);
   }
+  const extra = game().extra_time;
+  if (extra.given_days > 0) {
+    const dd = el("dd", t("{days} of {max} days given", { days: number(extra.given_days), max: number(extra.max_days) }));
+    dd.id = "extra-time";
+    rows.push(el("dt", t("More time")), dd);
+  }
   $("deadlines").replaceChildren(...rows);
   $("deadlines").hidden = rows.length === 0;
   tick();
@@ -390,7 +401,7 @@ function setText(id, text) {
 /** Once a second: the countdowns, and the claim once it opens. */
 function tick() {
   const now = serverNow();
-  for (const dd of $("deadlines").querySelectorAll("dd")) {
+  for (const dd of $("deadlines").querySelectorAll("dd[data-until]")) {
     const left = Date.parse(dd.dataset.until) - now;
     dd.textContent = left > 0 ? t("in {left}", { left: span(left) }) : t("now");
   }
@@ -428,6 +439,10 @@ function render({ pieces = true } = {}) {
   drawDeadlines();
   drawYou();
   planner.render();
+  chat.show(you()?.chat ?? null);
+  analysis.show(you() ? shown().number : null);
+  notes.show(you() ? shown().number : null, live() ? shown().moves.length : state.replay, shown().moves);
+  if (source && source.seated !== Boolean(you())) listen(); // took (or lost) a seat
   drawReview();
   $("device").hidden = !you() || view.status === "expired";
   $("ruleset").textContent = t("{rule_set} rules", { rule_set: view.rule_set.name });
@@ -443,6 +458,33 @@ function render({ pieces = true } = {}) {
 function showError(message) {
   setText("error", message);
 }
+
+const chat = new ChatPanel({
+  base,
+  nameOf: (seat) => state.view.seats.find((s) => s.seat === seat)?.name ?? seat,
+  failed: (e) => failed(e),
+});
+
+const notes = new NotesPanel({
+  base,
+  moveText: (m) => notation.move(m),
+  jump: (ply) => showPly(ply, false),
+  failed: (e) => failed(e),
+});
+
+const analysis = new AnalysisBoard({
+  base,
+  notation,
+  ruleSet: initial.rule_set.key,
+  view: () => state.view,
+  shown: () => shown(),
+  ply: () => (live() ? shown().moves.length : state.replay),
+  planned: (view) => {
+    setView(view);
+    render();
+  },
+  failed: (e) => failed(e),
+});
 
 const review = new ReviewPanel({
   notation,
@@ -690,6 +732,8 @@ $("replay").addEventListener("click", (event) => {
  * read again (it carries what this viewer may do next). */
 async function onEvent(event) {
   while (state.busy) await new Promise((r) => { setTimeout(r, 50); });
+  if (event.kind === "chat" || event.kind === "chat_switched") chat.heard(event);
+  if (event.kind === "chat") return; // nothing else of the room changed
   if (event.version <= state.view.version) return;
   const g = game();
   const d = event.data;
@@ -803,7 +847,10 @@ let source = null;
  * reads the room again so nothing missed stays unseen. */
 function listen() {
   source?.close();
-  source = new EventSource(`/api/rooms/${encodeURIComponent(roomId)}/events?after=${state.view.version}`);
+  // A player's stream comes through the seat's cookie: it carries the chat too.
+  const from = you() ? `${base}/events` : `/api/rooms/${encodeURIComponent(roomId)}/events`;
+  source = new EventSource(`${from}?after=${state.view.version}`);
+  source.seated = Boolean(you());
   let lost = null;
   source.onopen = () => {
     sendPending();
@@ -1025,6 +1072,8 @@ const RIVAL_DID = {
   rematch_declined: (name) => t("{name} declined the rematch.", { name }),
   resigned: (name) => t("{name} resigned.", { name }),
   forfeit_claimed: (name) => t("{name} claimed the win on time.", { name }),
+  time_given: (name) => t("{name} gave you one more day.", { name }),
+  chat: (name) => t("{name} wrote to you in the chat.", { name }),
 };
 
 /** What the record says happened since `events` began, told to the player `me`: the
@@ -1070,7 +1119,8 @@ async function tellWhatHappened() {
   if (!me || seen === null || seen >= state.view.version) return;
   let events = [];
   try {
-    const page = await get(`/api/rooms/${encodeURIComponent(roomId)}/events?after=${seen}&limit=500`);
+    // The seat's own record (through its cookie): the chat is in it.
+    const page = await get(`${base}/events?after=${seen}&limit=500`);
     events = page.events;
   } catch {
     return; // a convenience: the board itself is up to date

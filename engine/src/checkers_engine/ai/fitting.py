@@ -94,21 +94,26 @@ def fit_table(
     n = len(y)
     table = np.zeros(SIZE)
     edge = 0.0  # the engine term, in hundredths of a man
-    moments = [np.zeros(SIZE), np.zeros(SIZE), 0.0, 0.0]
+    # Adam's first and second moments, of the table's entries and of the engine term.
+    first, second = np.zeros(SIZE), np.zeros(SIZE)
+    first_edge = second_edge = 0.0
     beta1, beta2, rate = 0.9, 0.999, 2.0
     for step in range(1, steps + 1):
         pattern = sign * (table[added].sum(1) - table[taken].sum(1))
         z = k / 100 * (base + pattern + edge * engine)
         residual = (1 / (1 + np.exp(-z)) - y) * k / 100 / n
         spread = np.repeat(residual * sign, 7)
-        grad = np.bincount(added.ravel(), spread, SIZE) - np.bincount(taken.ravel(), spread, SIZE)
-        grad += 2 * l2 * table
+        grad = (
+            np.bincount(added.ravel(), spread, SIZE)
+            - np.bincount(taken.ravel(), spread, SIZE)
+            + 2 * l2 * table
+        )
         grad_edge = float((residual * engine).sum())
-        moments[0] = beta1 * moments[0] + (1 - beta1) * grad
-        moments[1] = beta2 * moments[1] + (1 - beta2) * grad * grad
-        moments[2] = beta1 * moments[2] + (1 - beta1) * grad_edge
-        moments[3] = beta2 * moments[3] + (1 - beta2) * grad_edge * grad_edge
+        first = beta1 * first + (1 - beta1) * grad
+        second = beta2 * second + (1 - beta2) * grad * grad
+        first_edge = beta1 * first_edge + (1 - beta1) * grad_edge
+        second_edge = beta2 * second_edge + (1 - beta2) * grad_edge * grad_edge
         c1, c2 = 1 - beta1**step, 1 - beta2**step
-        table -= rate * (moments[0] / c1) / (np.sqrt(moments[1] / c2) + 1e-12)
-        edge -= rate * (moments[2] / c1) / (math.sqrt(moments[3] / c2) + 1e-12)
+        table = table - rate * (first / c1) / (np.sqrt(second / c2) + 1e-12)
+        edge -= rate * (first_edge / c1) / (math.sqrt(second_edge / c2) + 1e-12)
     return table, edge
