@@ -1,8 +1,9 @@
 """Per-client rate limits on every action a client could flood: creating rooms, joining,
 moving, claiming forfeits, the other seat actions (draw, resign, rematch), a seat's
 settings (its name, push, mail, conditional moves), asking for a confirmation mail, device
-links, reviews and importing PDN (API and page routes alike). Of reads, only those of an
-imported game are limited: each replays the whole game.
+links, reviews, importing PDN (API and page routes alike), and the profiles' passkey
+ceremonies and sign-in links. Of reads, only those of an imported game are limited: each
+replays the whole game.
 
 Counting uses the `limits` library (moving windows) with the storage of
 `RATE_LIMIT_STORAGE`: in memory per process by default, or Redis to share the counts
@@ -80,6 +81,19 @@ RULES = (
     _rule("links", f"/r{_ROOM}/continue"),
     _rule("reviews", f"/api/rooms{_ROOM}/games{_NUMBER}/review"),
     _rule("reviews", f"/api/imported-games{_ROOM}/review"),
+    *(
+        _rule("profiles", f"/profile/{step}")
+        for step in (
+            "register/options",
+            "register",
+            "sign-in/options",
+            "sign-in",
+            "passkeys/options",
+            "passkeys",
+            "link",
+            "link/redeem",
+        )
+    ),
     # An imported game is replayed for every read (its JSON, its PDN, its page).
     *_reads("imported_reads", f"/api/imported-games{_ROOM}"),
     *_reads("imported_reads", f"/imported{_ROOM}"),
@@ -100,6 +114,7 @@ def limits_of(settings: Settings) -> dict[str, RateLimitItem]:
         "mail": parse(settings.rate_limit_mail),
         "reviews": parse(settings.rate_limit_reviews),
         "imported_reads": parse(settings.rate_limit_imported_reads),
+        "profiles": parse(settings.rate_limit_profiles),
     }
 
 

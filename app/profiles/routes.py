@@ -1,0 +1,498 @@
+"""The profile's page and its endpoints.
+
+Every endpoint acts with the profile's session cookie (HttpOnly, SameSite=Lax) or begins
+a session; every one that changes anything first passes the cross-site check
+(`app.web.security.require_same_origin`). The passkey ceremonies and the links are
+limited per client (`RATE_LIMIT_PROFILES`) and per profile.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, BackgroundTasks, Depends, Request, Response, status
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse
+from fastapi.security import APIKeyCookie
+from sqlalchemy.orm import Session
+
+from app.core.context import Context
+from app.core.db import Database
+from app.core.deps import BaseUrlDep, ContextDep, SessionDep
+from app.core.errors import NotFound, Unauthenticated
+from app.core.openapi import refusals
+from app.core.responses import ModelResponse, no_store
+from app.i18n.context import current
+from app.rooms import errors as room_errors
+from app.rooms.routes import RoomId
+from app.web.router import templates
+from app.web.security import SEAT_COOKIE, require_same_origin
+
+from . import links, passkeys, service, sessions
+from .schemas import (
+    AddressIn,
+    CeremonyOut,
+    CredentialIn,
+    DeviceOut,
+    GamesOut,
+    LinkIn,
+    PasskeyNameIn,
+    PasskeyOut,
+    ProfileNameIn,
+    ProfileOut,
+    SentOut,
+)
+
+router = APIRouter(tags=["profiles"])
+SameOrigin = Depends(require_same_origin)
+_cookie = APIKeyCookie(
+    name=sessions.COOKIE,
+    auto_error=False,
+    description="A signed-in device's session (set by signing in with a passkey or a link).",
+)
+
+
+class NotSignedIn(Unauthenticated):
+    """The request needs a signed-in device (the profile's session cookie)."""
+
+    code = "not_signed_in"
+
+
+class NoSuchEntry(NotFound):
+    """The profile has no passkey or device of that id."""
+
+    code = "no_such_entry"
+
+
+def _find(database: Database, secret: str | None, request: Request) -> sessions.Signed | None:
+    settings = request.app.state.settings
+    with database.session() as session:
+        return sessions.find(
+            session, secret, request.app.state.clock.now(), settings.profile_session_days
+        )
+
+
+async def signed_in(
+    request: Request, secret: Annotated[str | None, Depends(_cookie)]
+) -> sessions.Signed | None:
+    """The signed-in device of the request, if any (its own short transaction)."""
+    if not secret:
+        return None
+    return await run_in_threadpool(_find, request.app.state.database, secret, request)
+
+
+async def require_signed_in(
+    signed: Annotated[sessions.Signed | None, Depends(signed_in)],
+) -> sessions.Signed:
+    if signed is None:
+        raise NotSignedIn("sign in to your profile first")
+    return signed
+
+
+SignedDep = Annotated[sessions.Signed, Depends(require_signed_in)]
+MaybeSignedDep = Annotated[sessions.Signed | None, Depends(signed_in)]
+WRITE = refusals(401, 403, 422)
+
+
+def _device(request: Request) -> str:
+    return sessions.device_of(request.headers.get("user-agent", ""))
+
+
+def _signed_response(request: Request, body: ProfileOut | SentOut, secret: str) -> Response:
+    response = ModelResponse(body)
+    sessions.set_cookie(request, response, secret)
+    return no_store(response)
+
+
+def profile_out(session: Session, signed: sessions.Signed, ctx: Context) -> ProfileOut:
+    with session.begin():
+        profile = service.profile_of(session, signed.profile_id)
+        return ProfileOut(
+            name=profile.name,
+            public_id=profile.public_id,
+            public=profile.public,
+            email=profile.email,
+            email_pending=profile.email_pending,
+            passkeys=[
+                PasskeyOut(
+                    id=key.id, name=key.name, created_at=key.created_at, last_used_at=key.last_used_at
+                )
+                for key in passkeys.passkeys_of(session, signed.profile_id)
+            ],
+            devices=[
+                DeviceOut(
+                    id=row.id,
+                    device=row.device,
+                    method=row.method,
+                    created_at=row.created_at,
+                    last_seen_at=row.last_seen_at,
+                    current=row.id == signed.session_id,
+                )
+                for row in sessions.sessions_of(session, signed.profile_id, ctx.now)
+            ],
+        )
+
+
+# --- the page ----------------------------------------------------------------------------
+
+
+@router.get("/profile", response_class=HTMLResponse, include_in_schema=False)
+def profile_page(
+    request: Request, session: SessionDep, ctx: ContextDep, signed: MaybeSignedDep
+) -> HTMLResponse:
+    """Signed in: the profile, its passkeys and devices. Else: sign in or make one."""
+    data = profile_out(session, signed, ctx).model_dump(mode="json") if signed else None
+    response = templates.TemplateResponse(
+        request,
+        "profile.html",
+        {
+            "profile": data,
+            "mail": ctx.settings.email_enabled,
+            "title": current()._("Your profile"),
+        },
+    )
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Content-Language"] = current().tag
+    response.headers["Vary"] = "Accept-Language, Cookie"
+    return response
+
+
+@router.get("/profile/link", response_class=HTMLResponse, include_in_schema=False)
+def link_page(request: Request) -> HTMLResponse:
+    """A mailed link's page: its secret is in the fragment, and a button spends it (a mail
+    scanner that follows the link spends nothing)."""
+    response = templates.TemplateResponse(
+        request, "profile_link.html", {"title": current()._("Your profile")}
+    )
+    response.headers["Content-Language"] = current().tag
+    return response
+
+
+# --- passkeys ------------------------------------------------------------------------------
+
+
+@router.post(
+    "/profile/register/options",
+    dependencies=[SameOrigin],
+    response_model=CeremonyOut,
+    responses=refusals(403, 422),
+    summary="Begin making a profile: the options of its first passkey",
+)
+def register_options(
+    body: ProfileNameIn, request: Request, session: SessionDep, ctx: ContextDep
+) -> Response:
+    assert body.name is not None
+    ceremony = passkeys.begin_profile(
+        session, name=body.name, rp=passkeys.relying_party(request), ctx=ctx
+    )
+    return no_store(ModelResponse(CeremonyOut(ceremony=ceremony.id, options=ceremony.options)))
+
+
+@router.post(
+    "/profile/register",
+    dependencies=[SameOrigin],
+    status_code=status.HTTP_201_CREATED,
+    response_model=ProfileOut,
+    responses=refusals(403, 422),
+    summary="Make the profile with its first passkey, and sign this device in",
+)
+def register(body: CredentialIn, request: Request, session: SessionDep, ctx: ContextDep) -> Response:
+    made = passkeys.finish_registration(
+        session,
+        ceremony=body.ceremony,
+        credential=body.credential,
+        rp=passkeys.relying_party(request),
+        device=_device(request),
+        signed_in=None,
+        ctx=ctx,
+    )
+    assert made.secret is not None
+    signed = _signed_after(session, made.secret, ctx)
+    response = _signed_response(request, profile_out(session, signed, ctx), made.secret)
+    response.status_code = status.HTTP_201_CREATED
+    return response
+
+
+def _signed_after(session: Session, secret: str, ctx: Context) -> sessions.Signed:
+    found = sessions.find(session, secret, ctx.now, ctx.settings.profile_session_days)
+    assert found is not None
+    return found
+
+
+@router.post(
+    "/profile/sign-in/options",
+    dependencies=[SameOrigin],
+    response_model=CeremonyOut,
+    responses=refusals(403),
+    summary="Begin signing in with a passkey",
+)
+def sign_in_options(request: Request, session: SessionDep, ctx: ContextDep) -> Response:
+    ceremony = passkeys.begin_sign_in(session, rp=passkeys.relying_party(request), ctx=ctx)
+    return no_store(ModelResponse(CeremonyOut(ceremony=ceremony.id, options=ceremony.options)))
+
+
+@router.post(
+    "/profile/sign-in",
+    dependencies=[SameOrigin],
+    response_model=ProfileOut,
+    responses=refusals(403, 422, 429),
+    summary="Sign this device in with a passkey's answer",
+)
+def sign_in(body: CredentialIn, request: Request, session: SessionDep, ctx: ContextDep) -> Response:
+    _, secret = passkeys.finish_sign_in(
+        session,
+        ceremony=body.ceremony,
+        credential=body.credential,
+        rp=passkeys.relying_party(request),
+        device=_device(request),
+        ctx=ctx,
+    )
+    signed = _signed_after(session, secret, ctx)
+    return _signed_response(request, profile_out(session, signed, ctx), secret)
+
+
+@router.post(
+    "/profile/passkeys/options",
+    dependencies=[SameOrigin],
+    response_model=CeremonyOut,
+    responses=refusals(401, 403, 429),
+    summary="Begin adding a passkey (this device's) to the signed-in profile",
+)
+def passkey_options(
+    request: Request, session: SessionDep, ctx: ContextDep, signed: SignedDep
+) -> Response:
+    ceremony = passkeys.begin_passkey(
+        session, profile_id=signed.profile_id, rp=passkeys.relying_party(request), ctx=ctx
+    )
+    return no_store(ModelResponse(CeremonyOut(ceremony=ceremony.id, options=ceremony.options)))
+
+
+@router.post(
+    "/profile/passkeys",
+    dependencies=[SameOrigin],
+    response_model=ProfileOut,
+    responses=refusals(401, 403, 422, 429),
+    summary="Add the new passkey to the signed-in profile",
+)
+def add_passkey(
+    body: CredentialIn, request: Request, session: SessionDep, ctx: ContextDep, signed: SignedDep
+) -> Response:
+    passkeys.finish_registration(
+        session,
+        ceremony=body.ceremony,
+        credential=body.credential,
+        rp=passkeys.relying_party(request),
+        device=_device(request),
+        signed_in=signed.profile_id,
+        ctx=ctx,
+    )
+    return no_store(ModelResponse(profile_out(session, signed, ctx)))
+
+
+@router.post(
+    "/profile/passkeys/{passkey_id}/name",
+    dependencies=[SameOrigin],
+    response_model=ProfileOut,
+    responses=refusals(401, 403, 404, 422),
+    summary="Name one of the profile's passkeys",
+)
+def name_passkey(
+    passkey_id: int, body: PasskeyNameIn, session: SessionDep, ctx: ContextDep, signed: SignedDep
+) -> Response:
+    with session.begin():
+        if not passkeys.rename_passkey(session, signed.profile_id, passkey_id, body.name):
+            raise NoSuchEntry("the profile has no such passkey")
+    return no_store(ModelResponse(profile_out(session, signed, ctx)))
+
+
+@router.post(
+    "/profile/passkeys/{passkey_id}/remove",
+    dependencies=[SameOrigin],
+    response_model=ProfileOut,
+    responses=refusals(401, 403, 404, 409, 422),
+    summary="Remove one of the profile's passkeys",
+)
+def remove_passkey(
+    passkey_id: int, session: SessionDep, ctx: ContextDep, signed: SignedDep
+) -> Response:
+    with session.begin():
+        if not passkeys.remove_passkey(session, signed.profile_id, passkey_id):
+            raise NoSuchEntry("the profile has no such passkey")
+    return no_store(ModelResponse(profile_out(session, signed, ctx)))
+
+
+# --- the profile and its devices -----------------------------------------------------------
+
+
+@router.get(
+    "/profile/me",
+    response_model=ProfileOut,
+    responses=refusals(401),
+    summary="The signed-in profile: its name, address, passkeys and devices",
+)
+def get_profile(session: SessionDep, ctx: ContextDep, signed: SignedDep) -> Response:
+    return no_store(ModelResponse(profile_out(session, signed, ctx)))
+
+
+@router.post(
+    "/profile/name",
+    dependencies=[SameOrigin],
+    response_model=ProfileOut,
+    responses=WRITE,
+    summary="Rename the profile, and the player in its games still in progress",
+)
+def rename_profile(body: ProfileNameIn, session: SessionDep, ctx: ContextDep, signed: SignedDep) -> Response:
+    assert body.name is not None
+    service.rename(session, profile_id=signed.profile_id, name=body.name, ctx=ctx)
+    return no_store(ModelResponse(profile_out(session, signed, ctx)))
+
+
+@router.post(
+    "/profile/devices/{device_id}/sign-out",
+    dependencies=[SameOrigin],
+    response_model=ProfileOut,
+    responses=refusals(401, 403, 404, 422),
+    summary="Sign one of the profile's devices out",
+)
+def end_device(
+    device_id: int, request: Request, session: SessionDep, ctx: ContextDep, signed: SignedDep
+) -> Response:
+    with session.begin():
+        if not sessions.end_session(session, signed.profile_id, device_id):
+            raise NoSuchEntry("the profile has no such device")
+    if device_id == signed.session_id:
+        response = no_store(Response(status_code=status.HTTP_204_NO_CONTENT))
+        sessions.clear_cookie(request, response)
+        return response
+    return no_store(ModelResponse(profile_out(session, signed, ctx)))
+
+
+@router.post(
+    "/profile/sign-out",
+    dependencies=[SameOrigin],
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=refusals(401, 403),
+    summary="Sign this device out",
+)
+def sign_out(request: Request, session: SessionDep, signed: SignedDep) -> Response:
+    with session.begin():
+        sessions.end_session(session, signed.profile_id, signed.session_id)
+    response = no_store(Response(status_code=status.HTTP_204_NO_CONTENT))
+    sessions.clear_cookie(request, response)
+    return response
+
+
+@router.post(
+    "/profile/sign-out-everywhere",
+    dependencies=[SameOrigin],
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=refusals(401, 403),
+    summary="Sign every device of the profile out, this one too",
+)
+def sign_out_everywhere(request: Request, session: SessionDep, signed: SignedDep) -> Response:
+    with session.begin():
+        sessions.end_all(session, signed.profile_id)
+    response = no_store(Response(status_code=status.HTTP_204_NO_CONTENT))
+    sessions.clear_cookie(request, response)
+    return response
+
+
+# --- links by mail -------------------------------------------------------------------------
+
+
+@router.post(
+    "/profile/link",
+    dependencies=[SameOrigin],
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=SentOut,
+    responses=refusals(403, 422),
+    summary="Mail a sign-in link to a profile's confirmed address",
+)
+def ask_link(
+    body: AddressIn,
+    tasks: BackgroundTasks,
+    session: SessionDep,
+    ctx: ContextDep,
+    base: BaseUrlDep,
+) -> Response:
+    """Answers the same whether or not the address is a profile's: the mail, when there
+    is one, leaves after the answer."""
+    mail = links.ask_sign_in(session, address=str(body.address), base_url=base, ctx=ctx)
+    if mail is not None:
+        tasks.add_task(links.send, ctx.settings, mail, ctx.now)
+    response = ModelResponse(SentOut(), status_code=status.HTTP_202_ACCEPTED, background=tasks)
+    return no_store(response)
+
+
+@router.post(
+    "/profile/link/redeem",
+    dependencies=[SameOrigin],
+    response_model=SentOut,
+    responses=refusals(403, 422, 429),
+    summary="Follow a mailed link: sign this device in, or confirm the address",
+)
+def follow_link(body: LinkIn, request: Request, session: SessionDep, ctx: ContextDep) -> Response:
+    followed = links.follow(session, secret=body.secret, device=_device(request), ctx=ctx)
+    if followed.session_secret is None:
+        return no_store(ModelResponse(SentOut()))
+    return _signed_response(request, SentOut(), followed.session_secret)
+
+
+@router.post(
+    "/profile/email",
+    dependencies=[SameOrigin],
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=ProfileOut,
+    responses=WRITE,
+    summary="Give the profile an address: a link that confirms it is mailed there",
+)
+def set_email(
+    body: AddressIn,
+    tasks: BackgroundTasks,
+    session: SessionDep,
+    ctx: ContextDep,
+    base: BaseUrlDep,
+    signed: SignedDep,
+) -> Response:
+    mail = links.ask_confirmation(
+        session, profile_id=signed.profile_id, address=str(body.address), base_url=base, ctx=ctx
+    )
+    if mail is not None:
+        tasks.add_task(links.send, ctx.settings, mail, ctx.now)
+    out = profile_out(session, signed, ctx)
+    return no_store(ModelResponse(out, status_code=status.HTTP_202_ACCEPTED, background=tasks))
+
+
+# --- the games ------------------------------------------------------------------------------
+
+
+@router.get(
+    "/profile/games",
+    response_model=GamesOut,
+    responses=refusals(401),
+    summary="The rooms where the signed-in profile holds a seat",
+)
+def profile_games(session: SessionDep, signed: SignedDep) -> Response:
+    return no_store(ModelResponse(GamesOut(rooms=service.room_ids(session, signed.profile_id))))
+
+
+@router.post(
+    "/r/{room_id}/attach",
+    dependencies=[SameOrigin],
+    response_model=GamesOut,
+    responses=refusals(401, 403, 404, 409, 422),
+    summary="Attach this browser's seat in the room (its cookie) to the signed-in profile",
+)
+def attach_seat(
+    request: Request,
+    session: SessionDep,
+    ctx: ContextDep,
+    signed: SignedDep,
+    room_id: str = RoomId,
+) -> Response:
+    """Only the seat's own cookie attaches it; its token stays where it is."""
+    token = request.cookies.get(SEAT_COOKIE)
+    if not token:
+        raise room_errors.TokenRequired("this browser holds no seat in this room")
+    service.attach(session, profile_id=signed.profile_id, room_id=room_id, token=token, ctx=ctx)
+    return no_store(ModelResponse(GamesOut(rooms=service.room_ids(session, signed.profile_id))))
