@@ -7,6 +7,8 @@ only through the seat holder it registers (`app.web.security.SeatHolder`).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fastapi import FastAPI, Request
 
 from app.core.context import Context
@@ -57,8 +59,18 @@ HOLDER = SeatHolder(cookie=sessions.COOKIE, find=_find, seated=_seated)
 
 
 def install(app: FastAPI) -> None:
-    """The profiles' routes, and their seat holder for the pages."""
+    """The profiles' routes and pages (their templates beside the pages' own), and their
+    seat holder for the pages."""
+    from jinja2 import ChoiceLoader, FileSystemLoader
+
+    from app.web.router import templates
+
     from .routes import router
 
+    own = str(Path(__file__).parent / "templates")
+    loader = templates.env.loader
+    if not (isinstance(loader, ChoiceLoader) and own in str(loader.loaders[-1].searchpath)):  # type: ignore[attr-defined]
+        assert loader is not None
+        templates.env.loader = ChoiceLoader([loader, FileSystemLoader(own)])
     register_holder(HOLDER)
     app.include_router(router)

@@ -16,6 +16,7 @@ signature get the same answer.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -53,6 +54,7 @@ from app.core.ids import new_id
 from . import sessions
 from .models import Challenge, Passkey, Profile
 
+log = logging.getLogger("checkers.profiles")
 CEREMONY_SECONDS = 300
 MAX_PASSKEYS = 10
 PASSKEYS_PER_HOUR = 5
@@ -85,6 +87,12 @@ class LastPasskey(Conflict):
     """A profile's last passkey is not removed while no address can sign it in."""
 
     code = "last_passkey"
+
+
+def _refused(exc: Exception) -> PasskeyRefused:
+    """The one refusal of a passkey's answer; why it failed goes to the log only."""
+    log.warning("passkey_refused", extra={"fields": {"reason": str(exc)[:200]}})
+    return PasskeyRefused("this passkey was not accepted")
 
 
 @dataclass(frozen=True)
@@ -241,7 +249,7 @@ def finish_registration(
             require_user_verification=False,
         )
     except _VERIFIED as exc:
-        raise PasskeyRefused("this passkey was not accepted") from exc
+        raise _refused(exc) from exc
     with session.begin():
         taken = session.scalar(
             select(Passkey.id).where(Passkey.credential_id == verified.credential_id)
@@ -310,7 +318,7 @@ def finish_sign_in(
     try:
         raw_id = base64url_to_bytes(str(credential["rawId"]))
     except _VERIFIED as exc:
-        raise PasskeyRefused("this passkey was not accepted") from exc
+        raise _refused(exc) from exc
     with session.begin():
         key = session.scalar(
             select(Passkey).where(Passkey.credential_id == raw_id).with_for_update()
@@ -332,7 +340,7 @@ def finish_sign_in(
                 require_user_verification=False,
             )
         except _VERIFIED as exc:
-            raise PasskeyRefused("this passkey was not accepted") from exc
+            raise _refused(exc) from exc
         key.sign_count = verified.new_sign_count
         key.last_used_at = ctx.now
         secret = sessions.open_session(

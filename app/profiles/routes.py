@@ -469,11 +469,13 @@ def set_email(
 @router.get(
     "/profile/games",
     response_model=GamesOut,
-    responses=refusals(401),
-    summary="The rooms where the signed-in profile holds a seat",
+    summary="The rooms where the signed-in profile holds a seat (none when signed out)",
 )
-def profile_games(session: SessionDep, signed: SignedDep) -> Response:
-    return no_store(ModelResponse(GamesOut(rooms=service.room_ids(session, signed.profile_id))))
+def profile_games(session: SessionDep, signed: MaybeSignedDep) -> Response:
+    if signed is None:
+        return no_store(ModelResponse(GamesOut(signed_in=False, rooms=[])))
+    rooms = service.room_ids(session, signed.profile_id)
+    return no_store(ModelResponse(GamesOut(signed_in=True, rooms=rooms)))
 
 
 @router.post(
@@ -495,4 +497,5 @@ def attach_seat(
     if not token:
         raise room_errors.TokenRequired("this browser holds no seat in this room")
     service.attach(session, profile_id=signed.profile_id, room_id=room_id, token=token, ctx=ctx)
-    return no_store(ModelResponse(GamesOut(rooms=service.room_ids(session, signed.profile_id))))
+    rooms = service.room_ids(session, signed.profile_id)
+    return no_store(ModelResponse(GamesOut(signed_in=True, rooms=rooms)))

@@ -87,6 +87,9 @@ class ProfileOut(BaseModel):
 
 
 class GamesOut(BaseModel):
+    """The rooms where the profile holds a seat (none when this device is not signed in)."""
+
+    signed_in: bool
     rooms: list[str]
 
 
