@@ -1,0 +1,299 @@
+"""Profiles through the app on both databases: passkeys checked by the real WebAuthn
+library (origin, relying party, challenge, counter), sessions kept as hashes, cookies,
+the cross-site check, answers that tell nothing of who exists, limits, expiry, and seats
+played from every signed-in device without their tokens."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+from app.core.clock import ManualClock
+from app.core.db import Database
+from app.core.settings import Settings
+from app.main import create_app
+from tests.profiles.authenticator import Authenticator
+
+ORIGIN = "http://checkers.test"  # the tests' PUBLIC_URL
+SAME = {"Origin": ORIGIN}
+
+
+@pytest.fixture
+def app_settings(request: pytest.FixtureRequest, settings: Settings) -> Settings:
+    """The tests' settings, with what a test asks for (`indirect` parameters)."""
+    return settings.model_copy(update=getattr(request, "param", {}))
+
+
+@pytest.fixture
+def client(
+    app_settings: Settings, clock: ManualClock, database: Database
+) -> Iterator[TestClient]:
+    app = create_app(app_settings, clock=clock, database=database)
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def device(client: TestClient) -> TestClient:
+    """Another browser of the same app: its own cookies."""
+    other = TestClient(client.app, raise_server_exceptions=False)
+    return other
+
+
+def register(client: TestClient, key: Authenticator, name: str = "Ana") -> dict[str, Any]:
+    begun = client.post("/profile/register/options", json={"name": name}, headers=SAME)
+    assert begun.status_code == 200, begun.text
+    made = client.post(
+        "/profile/register",
+        json={"ceremony": begun.json()["ceremony"], "credential": key.create(begun.json()["options"])},
+        headers=SAME,
+    )
+    assert made.status_code == 201, made.text
+    return dict(made.json())
+
+
+def sign_in(client: TestClient, key: Authenticator, **wrong: Any) -> Any:
+    begun = client.post("/profile/sign-in/options", headers=SAME)
+    assert begun.status_code == 200, begun.text
+    options = begun.json()["options"]
+    assert options["allowCredentials"] == [] and options["userVerification"] == "preferred"
+    return client.post(
+        "/profile/sign-in",
+        json={"ceremony": begun.json()["ceremony"], "credential": key.get(options, **wrong)},
+        headers=SAME,
+    )
+
+
+def test_a_profile_is_made_with_a_passkey_and_its_session_is_kept_as_a_hash(
+    client: TestClient, database: Database
+) -> None:
+    key = Authenticator(ORIGIN)
+    profile = register(client, key)
+    assert profile["name"] == "Ana" and len(profile["passkeys"]) == 1
+    assert [d["current"] for d in profile["devices"]] == [True]
+    cookie = client.cookies.get("profile")
+    assert cookie
+    with database.engine.connect() as conn:
+        stored = conn.execute(text("SELECT token_hash FROM profile_sessions")).scalars().all()
+        profiles = conn.execute(text("SELECT * FROM profiles")).all()
+    assert stored == [hashlib.sha256(cookie.encode()).hexdigest()]
+    assert cookie not in repr(profiles)
+    assert client.get("/profile/me").json()["name"] == "Ana"
+
+
+def test_the_session_cookie_is_httponly_lax_and_secure_under_https(
+    settings: Settings, clock: ManualClock, database: Database
+) -> None:
+    for public, secure in (("http://checkers.test", False), ("https://checkers.test", True)):
+        app = create_app(settings.model_copy(update={"public_url": public}), clock=clock, database=database)
+        with TestClient(app, raise_server_exceptions=False) as client:
+            key = Authenticator(public)
+            begun = client.post("/profile/register/options", json={"name": "Ana"}, headers={"Origin": public})
+            made = client.post(
+                "/profile/register",
+                json={"ceremony": begun.json()["ceremony"], "credential": key.create(begun.json()["options"])},
+                headers={"Origin": public},
+            )
+            assert made.status_code == 201, made.text
+            cookie = made.headers["set-cookie"].lower()
+            assert "httponly" in cookie and "samesite=lax" in cookie and "path=/" in cookie
+            assert ("secure" in cookie.split(";")[-1] or "; secure" in cookie) is secure
+
+
+def test_sign_in_checks_origin_counter_and_ceremony(client: TestClient) -> None:
+    key = Authenticator(ORIGIN)
+    register(client, key)
+    other = device(client)
+    assert sign_in(other, key).status_code == 200
+    assert other.get("/profile/me").status_code == 200
+    # Another site's page, a counter that did not go up (a cloned key), an unknown key:
+    # refused alike, and no device signed in.
+    third = device(client)
+    stored = key.count
+    for refused in (
+        sign_in(third, key, origin="http://evil.test"),
+        sign_in(third, key, count=stored),
+        sign_in(third, Authenticator(ORIGIN)),
+    ):
+        assert refused.status_code == 403
+        assert refused.json()["code"] == "passkey_refused"
+    assert third.get("/profile/me").status_code == 401
+    # A ceremony answers once.
+    begun = third.post("/profile/sign-in/options", headers=SAME).json()
+    answer = key.get(begun["options"])
+    body = {"ceremony": begun["ceremony"], "credential": answer}
+    assert third.post("/profile/sign-in", json=body, headers=SAME).status_code == 200
+    again = device(client).post("/profile/sign-in", json=body, headers=SAME)
+    assert again.status_code == 403 and again.json()["code"] == "passkey_refused"
+
+
+def test_every_cookie_write_is_refused_from_another_site(client: TestClient) -> None:
+    register(client, Authenticator(ORIGIN))
+    for path in ("/profile/sign-out", "/profile/sign-out-everywhere", "/profile/name"):
+        for headers in ({"Origin": "http://evil.test"}, {"Sec-Fetch-Site": "cross-site"}, {}):
+            refused = client.post(path, json={"name": "Eve"}, headers=headers)
+            assert refused.status_code == 403, (path, headers)
+            assert refused.json()["code"] == "cross_site_request"
+    assert client.get("/profile/me").json()["name"] == "Ana"
+
+
+def test_devices_are_listed_and_signed_out_one_or_all(client: TestClient) -> None:
+    key = Authenticator(ORIGIN)
+    register(client, key)
+    phone, laptop = device(client), device(client)
+    assert sign_in(phone, key).status_code == 200
+    assert sign_in(laptop, key).status_code == 200
+    devices = client.get("/profile/me").json()["devices"]
+    assert len(devices) == 3 and sum(d["current"] for d in devices) == 1
+    phone_id = next(d["id"] for d in phone.get("/profile/me").json()["devices"] if d["current"])
+    out = client.post(f"/profile/devices/{phone_id}/sign-out", headers=SAME)
+    assert out.status_code == 200 and len(out.json()["devices"]) == 2
+    assert phone.get("/profile/me").status_code == 401
+    assert client.post("/profile/devices/999999/sign-out", headers=SAME).status_code == 404
+    assert laptop.post("/profile/sign-out-everywhere", headers=SAME).status_code == 204
+    assert client.get("/profile/me").status_code == 401
+    assert laptop.get("/profile/me").status_code == 401
+
+
+def test_a_session_expires_after_days_without_a_visit(
+    client: TestClient, clock: ManualClock, settings: Settings
+) -> None:
+    register(client, Authenticator(ORIGIN))
+    clock.advance(timedelta(days=settings.profile_session_days - 1))
+    assert client.get("/profile/me").status_code == 200  # a visit pushes the expiry on
+    clock.advance(timedelta(days=settings.profile_session_days - 1))
+    assert client.get("/profile/me").status_code == 200
+    clock.advance(timedelta(days=settings.profile_session_days, seconds=1))
+    refused = client.get("/profile/me")
+    assert refused.status_code == 401 and refused.json()["code"] == "not_signed_in"
+
+
+@pytest.mark.parametrize("app_settings", [{"profile_sign_ins_per_hour": 3}], indirect=True)
+def test_sign_ins_are_limited_per_profile(client: TestClient, clock: ManualClock) -> None:
+    key = Authenticator(ORIGIN)
+    register(client, key)  # the first sign-in
+    assert sign_in(device(client), key).status_code == 200
+    assert sign_in(device(client), key).status_code == 200
+    refused = sign_in(device(client), key)
+    assert refused.status_code == 429 and refused.json()["code"] == "sign_in_limit"
+    clock.advance(timedelta(hours=1))
+    assert sign_in(device(client), key).status_code == 200
+
+
+def test_a_passkey_is_named_and_removed_but_not_the_last(client: TestClient) -> None:
+    key, spare = Authenticator(ORIGIN), Authenticator(ORIGIN)
+    profile = register(client, key)
+    only = profile["passkeys"][0]["id"]
+    last = client.post(f"/profile/passkeys/{only}/remove", headers=SAME)
+    assert last.status_code == 409 and last.json()["code"] == "last_passkey"
+    begun = client.post("/profile/passkeys/options", headers=SAME).json()
+    assert [c["id"] for c in begun["options"]["excludeCredentials"]] == [profile_key_id(key)]
+    added = client.post(
+        "/profile/passkeys",
+        json={"ceremony": begun["ceremony"], "credential": spare.create(begun["options"])},
+        headers=SAME,
+    )
+    assert added.status_code == 200 and len(added.json()["passkeys"]) == 2
+    named = client.post(f"/profile/passkeys/{only}/name", json={"name": "Phone"}, headers=SAME)
+    assert named.json()["passkeys"][0]["name"] == "Phone"
+    assert client.post(f"/profile/passkeys/{only}/remove", headers=SAME).status_code == 200
+    assert sign_in(device(client), key).status_code == 403
+    assert sign_in(device(client), spare).status_code == 200
+
+
+def profile_key_id(key: Authenticator) -> str:
+    from tests.profiles.authenticator import b64
+
+    return b64(key.credential_id)
+
+
+def test_asking_for_a_link_says_nothing_of_who_exists(
+    client: TestClient, database: Database
+) -> None:
+    register(client, Authenticator(ORIGIN))
+    with database.engine.begin() as conn:
+        conn.execute(text("UPDATE profiles SET email = 'ana@example.org'"))
+    known = device(client).post("/profile/link", json={"address": "ana@example.org"}, headers=SAME)
+    unknown = device(client).post("/profile/link", json={"address": "nobody@example.org"}, headers=SAME)
+    assert (known.status_code, known.json()) == (unknown.status_code, unknown.json()) == (
+        202,
+        {"sent": True},
+    )
+
+
+def test_seats_follow_the_profile_without_their_tokens(client: TestClient) -> None:
+    created = client.post("/r", json={"rule_set": "english"}, headers=SAME)
+    room = created.json()["room_id"]
+    key = Authenticator(ORIGIN)
+    register(client, key)
+    attached = client.post(f"/r/{room}/attach", headers=SAME)
+    assert attached.status_code == 200 and attached.json()["rooms"] == [room]
+    assert created.json().keys() == {"room_id", "url"}  # no token reaches a page
+    # Another browser with no seat cookie: a spectator, until it signs in.
+    phone = device(client)
+    assert phone.get(f"/r/{room}/state").json()["you"] is None
+    assert sign_in(phone, key).status_code == 200
+    assert phone.get("/profile/games").json() == {"signed_in": True, "rooms": [room]}
+    assert phone.get(f"/r/{room}/state").json()["you"]["side"] == "drums"
+    joined = client.post(f"/api/rooms/{room}/join")
+    assert joined.status_code == 200
+    moved = phone.post(f"/r/{room}/moves", json={"move": "11-15", "expected_ply": 0}, headers=SAME)
+    assert moved.status_code == 200, moved.text
+    assert "token" not in moved.text
+    # The seat's own token still plays it (the API), and the cookie browser too.
+    their = joined.json()["token"]
+    reply = client.post(
+        f"/api/rooms/{room}/moves",
+        json={"move": "22-18", "expected_ply": 1},
+        headers={"Authorization": f"Bearer {their}"},
+    )
+    assert reply.status_code == 200
+    assert client.get(f"/r/{room}/state").json()["you"]["side"] == "drums"
+    # Signed out, the phone is a spectator again.
+    phone.post("/profile/sign-out", headers=SAME)
+    assert phone.get(f"/r/{room}/state").json()["you"] is None
+
+
+def test_a_seat_taken_while_signed_in_attaches_by_itself_and_only_once(
+    client: TestClient,
+) -> None:
+    key = Authenticator(ORIGIN)
+    register(client, key)
+    room = client.post("/r", json={"rule_set": "english"}, headers=SAME).json()["room_id"]
+    assert client.get("/profile/games").json()["rooms"] == [room]
+    # Another profile cannot take it over with the seat's cookie.
+    other = device(client)
+    other.cookies.set("seat", client.cookies.get("seat") or "", path=f"/r/{room}")
+    register(other, Authenticator(ORIGIN), name="Eve")
+    taken = other.post(f"/r/{room}/attach", headers=SAME)
+    assert taken.status_code == 409 and taken.json()["code"] == "seat_attached_elsewhere"
+    # A browser without the seat's cookie cannot attach it at all.
+    stranger = device(client)
+    register(stranger, Authenticator(ORIGIN), name="Ida")
+    assert stranger.post(f"/r/{room}/attach", headers=SAME).status_code == 401
+
+
+def test_renaming_renames_games_in_progress_only(client: TestClient) -> None:
+    key = Authenticator(ORIGIN)
+    register(client, key)
+    playing = client.post("/r", json={"rule_set": "english", "name": "Ana"}, headers=SAME).json()
+    finished = client.post("/r", json={"rule_set": "english", "name": "Ana"}, headers=SAME).json()
+    client.post(f"/api/rooms/{playing['room_id']}/join")
+    client.post(f"/api/rooms/{finished['room_id']}/join")
+    assert client.post(f"/r/{finished['room_id']}/resign", headers=SAME).status_code == 200
+    renamed = client.post("/profile/name", json={"name": "Ana B"}, headers=SAME)
+    assert renamed.status_code == 200 and renamed.json()["name"] == "Ana B"
+
+    def name_in(room: str) -> str:
+        seats = client.get(f"/api/rooms/{room}").json()["seats"]
+        return str(next(s["name"] for s in seats if s["side"] == "drums"))
+
+    assert name_in(playing["room_id"]) == "Ana B"
+    assert name_in(finished["room_id"]) == "Ana"
+    blank = client.post("/profile/name", json={"name": "  "}, headers=SAME)
+    assert blank.status_code == 422
