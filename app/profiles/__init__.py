@@ -43,9 +43,7 @@ def _seated(request: Request, room_id: str, token: str) -> None:
     signed = _signed(request)
     if signed is None:
         return
-    ctx = Context(
-        request.app.state.clock.now(), request.app.state.settings, language=current_tag()
-    )
+    ctx = Context(request.app.state.clock.now(), request.app.state.settings, language=current_tag())
     with request.app.state.database.session() as session:
         try:
             service.attach(

@@ -108,7 +108,12 @@ def ask_sign_in(session: Session, *, address: str, base_url: str, ctx: Context) 
         if profile is None or not _within(session, profile.id, ctx):
             return None
         return _new_link(
-            session, profile, purpose=SIGN_IN, address=profile.email or "", base_url=base_url, ctx=ctx
+            session,
+            profile,
+            purpose=SIGN_IN,
+            address=profile.email or "",
+            base_url=base_url,
+            ctx=ctx,
         )
 
 

@@ -169,7 +169,9 @@ def begin_passkey(session: Session, *, profile_id: int, rp: RelyingParty, ctx: C
     with session.begin():
         profile = session.get_one(Profile, profile_id)
         _within_passkey_limits(session, profile_id, ctx)
-        keys = session.scalars(select(Passkey.credential_id).where(Passkey.profile_id == profile_id))
+        keys = session.scalars(
+            select(Passkey.credential_id).where(Passkey.profile_id == profile_id)
+        )
         options = generate_registration_options(
             rp_id=rp.id,
             rp_name=RP_NAME,

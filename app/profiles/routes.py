@@ -115,7 +115,10 @@ def profile_out(session: Session, signed: sessions.Signed, ctx: Context) -> Prof
             email_pending=profile.email_pending,
             passkeys=[
                 PasskeyOut(
-                    id=key.id, name=key.name, created_at=key.created_at, last_used_at=key.last_used_at
+                    id=key.id,
+                    name=key.name,
+                    created_at=key.created_at,
+                    last_used_at=key.last_used_at,
                 )
                 for key in passkeys.passkeys_of(session, signed.profile_id)
             ],
@@ -181,6 +184,9 @@ def link_page(request: Request) -> HTMLResponse:
 def register_options(
     body: ProfileNameIn, request: Request, session: SessionDep, ctx: ContextDep
 ) -> Response:
+    """Check the name and begin the ceremony of the new profile's first passkey (a
+    discoverable credential, user verification preferred). Nothing is stored but the
+    challenge, for a few minutes."""
     assert body.name is not None
     ceremony = passkeys.begin_profile(
         session, name=body.name, rp=passkeys.relying_party(request), ctx=ctx
@@ -196,7 +202,11 @@ def register_options(
     responses=refusals(403, 422),
     summary="Make the profile with its first passkey, and sign this device in",
 )
-def register(body: CredentialIn, request: Request, session: SessionDep, ctx: ContextDep) -> Response:
+def register(
+    body: CredentialIn, request: Request, session: SessionDep, ctx: ContextDep
+) -> Response:
+    """Check the authenticator's answer (challenge, origin, relying party) and make the
+    profile with this passkey; this device is signed in (the session cookie is set)."""
     made = passkeys.finish_registration(
         session,
         ceremony=body.ceremony,
@@ -227,6 +237,8 @@ def _signed_after(session: Session, secret: str, ctx: Context) -> sessions.Signe
     summary="Begin signing in with a passkey",
 )
 def sign_in_options(request: Request, session: SessionDep, ctx: ContextDep) -> Response:
+    """Begin a sign-in: the options name no passkey, so the authenticator offers the ones
+    it holds for this site."""
     ceremony = passkeys.begin_sign_in(session, rp=passkeys.relying_party(request), ctx=ctx)
     return no_store(ModelResponse(CeremonyOut(ceremony=ceremony.id, options=ceremony.options)))
 
@@ -239,6 +251,9 @@ def sign_in_options(request: Request, session: SessionDep, ctx: ContextDep) -> R
     summary="Sign this device in with a passkey's answer",
 )
 def sign_in(body: CredentialIn, request: Request, session: SessionDep, ctx: ContextDep) -> Response:
+    """Check the passkey's signature, origin and counter and sign this device in (the
+    session cookie is set). Every refusal is the same 403 `passkey_refused`, whether or
+    not the passkey is known."""
     _, secret = passkeys.finish_sign_in(
         session,
         ceremony=body.ceremony,
@@ -261,6 +276,7 @@ def sign_in(body: CredentialIn, request: Request, session: SessionDep, ctx: Cont
 def passkey_options(
     request: Request, session: SessionDep, ctx: ContextDep, signed: SignedDep
 ) -> Response:
+    """Begin adding a passkey to the signed-in profile (its passkeys are excluded)."""
     ceremony = passkeys.begin_passkey(
         session, profile_id=signed.profile_id, rp=passkeys.relying_party(request), ctx=ctx
     )
@@ -277,6 +293,7 @@ def passkey_options(
 def add_passkey(
     body: CredentialIn, request: Request, session: SessionDep, ctx: ContextDep, signed: SignedDep
 ) -> Response:
+    """Check the new passkey and add it to the signed-in profile."""
     passkeys.finish_registration(
         session,
         ceremony=body.ceremony,
@@ -299,6 +316,7 @@ def add_passkey(
 def name_passkey(
     passkey_id: int, body: PasskeyNameIn, session: SessionDep, ctx: ContextDep, signed: SignedDep
 ) -> Response:
+    """Give one of the profile's passkeys a name of its owner's choosing."""
     with session.begin():
         if not passkeys.rename_passkey(session, signed.profile_id, passkey_id, body.name):
             raise NoSuchEntry("the profile has no such passkey")
@@ -315,6 +333,8 @@ def name_passkey(
 def remove_passkey(
     passkey_id: int, session: SessionDep, ctx: ContextDep, signed: SignedDep
 ) -> Response:
+    """Remove one of the profile's passkeys: it signs nobody in any more. The last one
+    stays (409 `last_passkey`) while the profile has no confirmed address."""
     with session.begin():
         if not passkeys.remove_passkey(session, signed.profile_id, passkey_id):
             raise NoSuchEntry("the profile has no such passkey")
@@ -331,6 +351,8 @@ def remove_passkey(
     summary="The signed-in profile: its name, address, passkeys and devices",
 )
 def get_profile(session: SessionDep, ctx: ContextDep, signed: SignedDep) -> Response:
+    """The signed-in profile: its name, its record's link and visibility, its address, its
+    passkeys and its signed-in devices (`current`: this one)."""
     return no_store(ModelResponse(profile_out(session, signed, ctx)))
 
 
@@ -341,7 +363,11 @@ def get_profile(session: SessionDep, ctx: ContextDep, signed: SignedDep) -> Resp
     responses=WRITE,
     summary="Rename the profile, and the player in its games still in progress",
 )
-def rename_profile(body: ProfileNameIn, session: SessionDep, ctx: ContextDep, signed: SignedDep) -> Response:
+def rename_profile(
+    body: ProfileNameIn, session: SessionDep, ctx: ContextDep, signed: SignedDep
+) -> Response:
+    """Rename the profile, and the player in every room of its still waiting or playing;
+    finished games keep the name they were played under."""
     assert body.name is not None
     service.rename(session, profile_id=signed.profile_id, name=body.name, ctx=ctx)
     return no_store(ModelResponse(profile_out(session, signed, ctx)))
@@ -357,6 +383,8 @@ def rename_profile(body: ProfileNameIn, session: SessionDep, ctx: ContextDep, si
 def end_device(
     device_id: int, request: Request, session: SessionDep, ctx: ContextDep, signed: SignedDep
 ) -> Response:
+    """Sign one of the profile's devices out (its session ends at once). Signing this
+    device out answers 204 and clears the cookie."""
     with session.begin():
         if not sessions.end_session(session, signed.profile_id, device_id):
             raise NoSuchEntry("the profile has no such device")
@@ -375,6 +403,7 @@ def end_device(
     summary="Sign this device out",
 )
 def sign_out(request: Request, session: SessionDep, signed: SignedDep) -> Response:
+    """End this device's session and clear its cookie."""
     with session.begin():
         sessions.end_session(session, signed.profile_id, signed.session_id)
     response = no_store(Response(status_code=status.HTTP_204_NO_CONTENT))
@@ -390,6 +419,7 @@ def sign_out(request: Request, session: SessionDep, signed: SignedDep) -> Respon
     summary="Sign every device of the profile out, this one too",
 )
 def sign_out_everywhere(request: Request, session: SessionDep, signed: SignedDep) -> Response:
+    """End every session of the profile, this device's too."""
     with session.begin():
         sessions.end_all(session, signed.profile_id)
     response = no_store(Response(status_code=status.HTTP_204_NO_CONTENT))
@@ -432,6 +462,9 @@ def ask_link(
     summary="Follow a mailed link: sign this device in, or confirm the address",
 )
 def follow_link(body: LinkIn, request: Request, session: SessionDep, ctx: ContextDep) -> Response:
+    """Spend a mailed link's secret (from the link's fragment): a sign-in link signs this
+    device in, a confirmation link makes its address the profile's. A link works once
+    and expires."""
     followed = links.follow(session, secret=body.secret, device=_device(request), ctx=ctx)
     if followed.session_secret is None:
         return no_store(ModelResponse(SentOut()))
@@ -454,6 +487,8 @@ def set_email(
     base: BaseUrlDep,
     signed: SignedDep,
 ) -> Response:
+    """Keep the address as pending and mail a link that confirms it (at most
+    PROFILE_LINKS_PER_HOUR links an hour for a profile)."""
     mail = links.ask_confirmation(
         session, profile_id=signed.profile_id, address=str(body.address), base_url=base, ctx=ctx
     )
@@ -472,6 +507,9 @@ def set_email(
     summary="The rooms where the signed-in profile holds a seat (none when signed out)",
 )
 def profile_games(session: SessionDep, signed: MaybeSignedDep) -> Response:
+    """The rooms where the signed-in profile holds a seat, the latest attached first; each
+    is read (and played) through the pages' room endpoints, which act for the profile's
+    seat."""
     if signed is None:
         return no_store(ModelResponse(GamesOut(signed_in=False, rooms=[])))
     rooms = service.room_ids(session, signed.profile_id)

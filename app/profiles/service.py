@@ -100,9 +100,7 @@ def rename(session: Session, *, profile_id: int, name: str, ctx: Context) -> int
     renamed = 0
     for room_id, seat_id in held:
         try:
-            rooms.rename_seat(
-                session, room_id=room_id, token=HeldSeat(seat_id), name=name, ctx=ctx
-            )
+            rooms.rename_seat(session, room_id=room_id, token=HeldSeat(seat_id), name=name, ctx=ctx)
             renamed += 1
         except (room_errors.RoomExpired, room_errors.GameOver, room_errors.WrongToken):
             continue  # it ended (or the seat went) since it was read

@@ -124,7 +124,9 @@ def find(session: Session, secret: str | None, now: datetime, days: int) -> Sign
     if not secret or len(secret) > 100:
         return None
     with session.begin():
-        row = session.scalar(select(ProfileSession).where(ProfileSession.token_hash == digest(secret)))
+        row = session.scalar(
+            select(ProfileSession).where(ProfileSession.token_hash == digest(secret))
+        )
         if row is None or now >= row.expires_at:
             return None
         if now - row.last_seen_at >= TOUCH_EVERY:

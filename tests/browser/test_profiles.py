@@ -85,9 +85,7 @@ def _game_listed(page: Any, site: str, room: str) -> None:
     expect(page.locator(f'#games a[href="/r/{room}"]')).to_be_visible(timeout=WAIT)
 
 
-def test_a_passkey_profile_follows_the_player_to_a_second_browser(
-    browser: Any, site: str
-) -> None:
+def test_a_passkey_profile_follows_the_player_to_a_second_browser(browser: Any, site: str) -> None:
     from playwright.sync_api import expect
 
     first = new_page(browser)

@@ -48,7 +48,13 @@ class Authenticator:
         self.user_handle = unb64(options["user"]["id"])
         numbers = self.key.public_key().public_numbers()
         cose = cbor2.dumps(
-            {1: 2, 3: -7, -1: 1, -2: numbers.x.to_bytes(32, "big"), -3: numbers.y.to_bytes(32, "big")}
+            {
+                1: 2,
+                3: -7,
+                -1: 1,
+                -2: numbers.x.to_bytes(32, "big"),
+                -3: numbers.y.to_bytes(32, "big"),
+            }
         )
         attested = (
             bytes(16) + len(self.credential_id).to_bytes(2, "big") + self.credential_id + cose

@@ -31,9 +31,7 @@ def app_settings(request: pytest.FixtureRequest, settings: Settings) -> Settings
 
 
 @pytest.fixture
-def client(
-    app_settings: Settings, clock: ManualClock, database: Database
-) -> Iterator[TestClient]:
+def client(app_settings: Settings, clock: ManualClock, database: Database) -> Iterator[TestClient]:
     app = create_app(app_settings, clock=clock, database=database)
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client
@@ -50,7 +48,10 @@ def register(client: TestClient, key: Authenticator, name: str = "Ana") -> dict[
     assert begun.status_code == 200, begun.text
     made = client.post(
         "/profile/register",
-        json={"ceremony": begun.json()["ceremony"], "credential": key.create(begun.json()["options"])},
+        json={
+            "ceremony": begun.json()["ceremony"],
+            "credential": key.create(begun.json()["options"]),
+        },
         headers=SAME,
     )
     assert made.status_code == 201, made.text
@@ -90,13 +91,20 @@ def test_the_session_cookie_is_httponly_lax_and_secure_under_https(
     settings: Settings, clock: ManualClock, database: Database
 ) -> None:
     for public, secure in (("http://checkers.test", False), ("https://checkers.test", True)):
-        app = create_app(settings.model_copy(update={"public_url": public}), clock=clock, database=database)
+        app = create_app(
+            settings.model_copy(update={"public_url": public}), clock=clock, database=database
+        )
         with TestClient(app, raise_server_exceptions=False) as client:
             key = Authenticator(public)
-            begun = client.post("/profile/register/options", json={"name": "Ana"}, headers={"Origin": public})
+            begun = client.post(
+                "/profile/register/options", json={"name": "Ana"}, headers={"Origin": public}
+            )
             made = client.post(
                 "/profile/register",
-                json={"ceremony": begun.json()["ceremony"], "credential": key.create(begun.json()["options"])},
+                json={
+                    "ceremony": begun.json()["ceremony"],
+                    "credential": key.create(begun.json()["options"]),
+                },
                 headers={"Origin": public},
             )
             assert made.status_code == 201, made.text
@@ -219,10 +227,16 @@ def test_asking_for_a_link_says_nothing_of_who_exists(
     with database.engine.begin() as conn:
         conn.execute(text("UPDATE profiles SET email = 'ana@example.org'"))
     known = device(client).post("/profile/link", json={"address": "ana@example.org"}, headers=SAME)
-    unknown = device(client).post("/profile/link", json={"address": "nobody@example.org"}, headers=SAME)
-    assert (known.status_code, known.json()) == (unknown.status_code, unknown.json()) == (
-        202,
-        {"sent": True},
+    unknown = device(client).post(
+        "/profile/link", json={"address": "nobody@example.org"}, headers=SAME
+    )
+    assert (
+        (known.status_code, known.json())
+        == (unknown.status_code, unknown.json())
+        == (
+            202,
+            {"sent": True},
+        )
     )
 
 
