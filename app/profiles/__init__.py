@@ -39,15 +39,20 @@ def _find(request: Request, room_id: str) -> str | None:
 
 
 def _seated(request: Request, room_id: str, token: str) -> None:
-    """A seat taken while signed in joins the profile by itself."""
+    """A seat taken while signed in joins the profile by itself, with its settings."""
     signed = _signed(request)
     if signed is None:
         return
     ctx = Context(request.app.state.clock.now(), request.app.state.settings, language=current_tag())
     with request.app.state.database.session() as session:
         try:
-            service.attach(
-                session, profile_id=signed.profile_id, room_id=room_id, token=token, ctx=ctx
+            service.adopt(
+                session,
+                profile_id=signed.profile_id,
+                room_id=room_id,
+                token=token,
+                base_url=request.app.state.settings.public_url or str(request.base_url),
+                ctx=ctx,
             )
         except ServiceError:
             return  # the seat stays this browser's; the player may attach it later

@@ -14,7 +14,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.core.context import Context
-from app.core.errors import Conflict
+from app.core.errors import Conflict, ServiceError
+from app.notify import subscriptions
 from app.rooms import errors as room_errors
 from app.rooms import service as rooms
 from app.rooms.models import Room, RoomStatus, Seat
@@ -105,3 +106,35 @@ def rename(session: Session, *, profile_id: int, name: str, ctx: Context) -> int
         except (room_errors.RoomExpired, room_errors.GameOver, room_errors.WrongToken):
             continue  # it ended (or the seat went) since it was read
     return renamed
+
+
+def adopt(
+    session: Session, *, profile_id: int, room_id: str, token: str, base_url: str, ctx: Context
+) -> None:
+    """A seat taken while signed in: attached to the profile, it takes the profile's name
+    (when the player gave none for it) and mails its notifications to the profile's
+    confirmed address. Push stays each device's own choice."""
+    if not attach(session, profile_id=profile_id, room_id=room_id, token=token, ctx=ctx):
+        return
+    with session.begin():
+        profile = profile_of(session, profile_id)
+        name, address, language = profile.name, profile.email, profile.language
+    held = held_seat(session, profile_id, room_id)
+    assert held is not None
+    state = rooms.read_room(session, room_id=room_id, token=held, ctx=ctx)
+    if state.require_seat().name is None:
+        rooms.rename_seat(session, room_id=room_id, token=held, name=name, ctx=ctx)
+    if address is not None and ctx.settings.email_enabled:
+        try:
+            subscriptions.use_confirmed_address(
+                session,
+                room_id=room_id,
+                token=held,
+                address=address,
+                base_url=base_url,
+                language=language,
+                ctx=ctx,
+            )
+        except ServiceError:
+            return  # the room closed meanwhile: nothing is left to tell
+

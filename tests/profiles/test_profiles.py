@@ -311,3 +311,27 @@ def test_renaming_renames_games_in_progress_only(client: TestClient) -> None:
     assert name_in(finished["room_id"]) == "Ana"
     blank = client.post("/profile/name", json={"name": "  "}, headers=SAME)
     assert blank.status_code == 422
+
+
+@pytest.mark.parametrize(
+    "app_settings", [{"smtp_host": "127.0.0.1", "smtp_port": 9, "smtp_tls": "none"}], indirect=True
+)
+def test_a_seat_taken_while_signed_in_takes_the_profiles_name_and_address(
+    client: TestClient, database: Database
+) -> None:
+    register(client, Authenticator(ORIGIN), name="Ana")
+    with database.engine.begin() as conn:
+        conn.execute(text("UPDATE profiles SET email = 'ana@example.org'"))
+    room = client.post("/r", json={"rule_set": "english"}, headers=SAME).json()["room_id"]
+    view = client.get(f"/r/{room}/state").json()
+    assert view["you"]["notifications"]["email"] is True
+    assert next(s["name"] for s in view["seats"] if s["side"] == "drums") == "Ana"
+    with database.engine.connect() as conn:
+        stored = conn.execute(text("SELECT address, confirmed_at FROM seat_emails")).all()
+        confirmations = conn.execute(text("SELECT count(*) FROM confirmation_mails")).scalar()
+    assert [row[0] for row in stored] == ["ana@example.org"] and stored[0][1] is not None
+    assert confirmations == 0  # confirmed once, for the profile
+    # A name the player gives for the seat is kept.
+    named = client.post("/r", json={"rule_set": "english", "name": "Ana at work"}, headers=SAME)
+    seats = client.get(f"/r/{named.json()['room_id']}/state").json()["seats"]
+    assert next(s["name"] for s in seats if s["side"] == "drums") == "Ana at work"
