@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from app.core.context import Context
 from app.core.errors import ServiceError
 from app.i18n.context import current_tag
+from app.notify import outbox
 from app.web.security import SeatHolder, register_holder
 
 from . import service, sessions
@@ -76,4 +77,5 @@ def install(app: FastAPI) -> None:
         assert loader is not None
         templates.env.loader = ChoiceLoader([loader, FileSystemLoader(own)])
     register_holder(HOLDER)
+    outbox.register_choices(service.choices_of)
     app.include_router(router)

@@ -50,6 +50,7 @@ from webauthn.helpers.structs import (
 from app.core.context import Context
 from app.core.errors import Conflict, Forbidden, TooManyRequests
 from app.core.ids import new_id
+from app.notify.outbox import GROUPS
 
 from . import sessions
 from .models import Challenge, Passkey, Profile
@@ -265,7 +266,7 @@ def finish_registration(
                 public_id=new_id(),
                 user_handle=handle,
                 name=name,
-                notify=[],
+                notify=sorted(GROUPS),
                 public=False,
                 language=ctx.language,
                 created_at=ctx.now,

@@ -36,6 +36,7 @@ from .schemas import (
     DeviceOut,
     GamesOut,
     LinkIn,
+    NotifyIn,
     PasskeyNameIn,
     PasskeyOut,
     ProfileNameIn,
@@ -113,6 +114,7 @@ def profile_out(session: Session, signed: sessions.Signed, ctx: Context) -> Prof
             public=profile.public,
             email=profile.email,
             email_pending=profile.email_pending,
+            notify=list(profile.notify or []),
             passkeys=[
                 PasskeyOut(
                     id=key.id,
@@ -370,6 +372,23 @@ def rename_profile(
     finished games keep the name they were played under."""
     assert body.name is not None
     service.rename(session, profile_id=signed.profile_id, name=body.name, ctx=ctx)
+    return no_store(ModelResponse(profile_out(session, signed, ctx)))
+
+
+@router.post(
+    "/profile/notify",
+    dependencies=[SameOrigin],
+    response_model=ProfileOut,
+    responses=WRITE,
+    summary="Choose which notifications the profile's seats get",
+)
+def choose_notifications(
+    body: NotifyIn, session: SessionDep, ctx: ContextDep, signed: SignedDep
+) -> Response:
+    """The groups of events (`moves`, `offers`, `deadlines`, `results`) that notify the
+    profile's seats, by push and by mail alike; the devices that get pushes are still each
+    device's own choice."""
+    service.choose_notifications(session, signed.profile_id, list(body.groups))
     return no_store(ModelResponse(profile_out(session, signed, ctx)))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, EmailStr, Field, field_validator
 
@@ -56,6 +56,15 @@ class AddressIn(_In):
     address: EmailStr = Field(max_length=254)
 
 
+NotifyGroup = Literal["moves", "offers", "deadlines", "results"]
+
+
+class NotifyIn(_In):
+    """The groups of notifications the profile's seats are told of (none: silence)."""
+
+    groups: list[NotifyGroup] = Field(max_length=4)
+
+
 class LinkIn(_In):
     secret: str = Field(min_length=20, max_length=100)
 
@@ -82,6 +91,7 @@ class ProfileOut(BaseModel):
     public: bool
     email: str | None
     email_pending: str | None
+    notify: list[str]
     passkeys: list[PasskeyOut]
     devices: list[DeviceOut]
 

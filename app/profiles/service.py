@@ -30,6 +30,23 @@ class SeatHeldElsewhere(Conflict):
     code = "seat_attached_elsewhere"
 
 
+def choices_of(session: Session, seat_ids: list[int]) -> dict[int, frozenset[str]]:
+    """The notification groups chosen by the profiles holding these seats (the outbox
+    asks, in the room's transaction)."""
+    rows = session.execute(
+        select(ProfileSeat.seat_id, Profile.notify)
+        .join(Profile, Profile.id == ProfileSeat.profile_id)
+        .where(ProfileSeat.seat_id.in_(seat_ids))
+    )
+    return {seat_id: frozenset(groups or ()) for seat_id, groups in rows}
+
+
+def choose_notifications(session: Session, profile_id: int, groups: list[str]) -> None:
+    """The groups of notifications the profile's seats are told of, on every device."""
+    with session.begin():
+        profile_of(session, profile_id).notify = sorted(set(groups))
+
+
 def profile_of(session: Session, profile_id: int) -> Profile:
     return session.get_one(Profile, profile_id)
 
@@ -137,4 +154,3 @@ def adopt(
             )
         except ServiceError:
             return  # the room closed meanwhile: nothing is left to tell
-

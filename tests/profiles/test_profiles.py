@@ -335,3 +335,36 @@ def test_a_seat_taken_while_signed_in_takes_the_profiles_name_and_address(
     named = client.post("/r", json={"rule_set": "english", "name": "Ana at work"}, headers=SAME)
     seats = client.get(f"/r/{named.json()['room_id']}/state").json()["seats"]
     assert next(s["name"] for s in seats if s["side"] == "drums") == "Ana at work"
+
+
+@pytest.mark.parametrize(
+    "app_settings", [{"smtp_host": "127.0.0.1", "smtp_port": 9, "smtp_tls": "none"}], indirect=True
+)
+def test_the_profile_chooses_which_events_notify_its_seats(
+    client: TestClient, database: Database
+) -> None:
+    profile = register(client, Authenticator(ORIGIN), name="Ana")
+    assert profile["notify"] == ["deadlines", "moves", "offers", "results"]
+    with database.engine.begin() as conn:
+        conn.execute(text("UPDATE profiles SET email = 'ana@example.org'"))
+    chosen = client.post("/profile/notify", json={"groups": ["results"]}, headers=SAME)
+    assert chosen.status_code == 200 and chosen.json()["notify"] == ["results"]
+    room = client.post("/r", json={"rule_set": "english"}, headers=SAME).json()["room_id"]
+    tires = client.post(f"/api/rooms/{room}/join").json()["token"]
+
+    def kinds() -> list[str]:
+        with database.engine.connect() as conn:
+            return list(conn.execute(text("SELECT kind FROM notifications ORDER BY id")).scalars())
+
+    assert kinds() == []  # the join is an offer's group, not chosen
+    client.post("/profile/notify", json={"groups": ["offers", "results"]}, headers=SAME)
+    client.post(f"/r/{room}/moves", json={"move": "11-15", "expected_ply": 0}, headers=SAME)
+    offered = client.post(
+        f"/api/rooms/{room}/draw",
+        json={"action": "offer"},
+        headers={"Authorization": f"Bearer {tires}"},
+    )
+    assert offered.status_code == 200
+    assert kinds() == ["draw_offered"]
+    bad = client.post("/profile/notify", json={"groups": ["everything"]}, headers=SAME)
+    assert bad.status_code == 422

@@ -181,6 +181,10 @@ function signedInPage(profile) {
     show(await post("/profile/name", { name: data.get("name") }));
     say(t("Saved: your games in progress show the new name."));
   });
+  onSubmit($("notify-form"), async (data) => {
+    show(await post("/profile/notify", { groups: data.getAll("groups") }));
+    say(t("Saved."));
+  });
   onSubmit($("email-form"), async (data) => {
     show(await post("/profile/email", { address: data.get("address") }));
     say(t("A confirmation link is on its way to that address."));
