@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, BackgroundTasks, Depends, Request, Response, status
+from fastapi import APIRouter, BackgroundTasks, Depends, Path, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 from fastapi.security import APIKeyCookie
@@ -25,10 +25,12 @@ from app.core.responses import ModelResponse, no_store
 from app.i18n.context import current
 from app.rooms import errors as room_errors
 from app.rooms.routes import RoomId
+from app.rooms.view import rule_set_out
 from app.web.router import templates
 from app.web.security import SEAT_COOKIE, require_same_origin
+from checkers_engine import RULE_SETS
 
-from . import links, passkeys, service, sessions
+from . import links, passkeys, record, service, sessions
 from .schemas import (
     AddressIn,
     CeremonyOut,
@@ -41,7 +43,10 @@ from .schemas import (
     PasskeyOut,
     ProfileNameIn,
     ProfileOut,
+    PublicIn,
+    RecordOut,
     SentOut,
+    TallyOut,
 )
 
 router = APIRouter(tags=["profiles"])
@@ -556,3 +561,114 @@ def attach_seat(
     service.attach(session, profile_id=signed.profile_id, room_id=room_id, token=token, ctx=ctx)
     rooms = service.room_ids(session, signed.profile_id)
     return no_store(ModelResponse(GamesOut(signed_in=True, rooms=rooms)))
+
+
+# --- the record ------------------------------------------------------------------------------
+
+
+class NoRecord(NotFound):
+    """No public record at this link (or none shown for this room's creator)."""
+
+    code = "no_record"
+
+
+def _tally(rule_set: str | None, tally: record.Tally) -> TallyOut:
+    share = tally.in_time / tally.played if tally.played else None
+    return TallyOut(
+        rule_set=rule_set,
+        played=tally.played,
+        won=tally.won,
+        drawn=tally.drawn,
+        lost=tally.lost,
+        in_time=share,
+    )
+
+
+def record_out(found: record.Record, base: str) -> RecordOut:
+    return RecordOut(
+        name=found.name,
+        url=f"{base.rstrip('/')}/p/{found.public_id}",
+        total=_tally(None, found.total),
+        rule_sets=[_tally(key, tally) for key, tally in sorted(found.by_rule_set.items())],
+    )
+
+
+@router.post(
+    "/profile/public",
+    dependencies=[SameOrigin],
+    response_model=ProfileOut,
+    responses=WRITE,
+    summary="Show the profile's record to anyone with its link, or to no one",
+)
+def choose_public(
+    body: PublicIn, session: SessionDep, ctx: ContextDep, signed: SignedDep
+) -> Response:
+    """A public record is shown at its link (`/p/{public_id}`) and to the players the
+    profile invites; a private one only to the player."""
+    with session.begin():
+        service.profile_of(session, signed.profile_id).public = body.public
+    return no_store(ModelResponse(profile_out(session, signed, ctx)))
+
+
+@router.get(
+    "/profile/record",
+    response_model=RecordOut,
+    responses=refusals(401),
+    summary="The signed-in profile's record",
+)
+def own_record(session: SessionDep, base: BaseUrlDep, signed: SignedDep) -> Response:
+    """Games played, won, drawn and lost per rule set, and the share moved in time."""
+    with session.begin():
+        found = record.record_of(session, service.profile_of(session, signed.profile_id))
+    return no_store(ModelResponse(record_out(found, base)))
+
+
+@router.get(
+    "/r/{room_id}/creator-record",
+    response_model=RecordOut,
+    responses=refusals(404, 422),
+    summary="The record of the room's creator, if their profile shows it",
+)
+def creator_record(session: SessionDep, base: BaseUrlDep, room_id: str = RoomId) -> Response:
+    """What an invited player sees of who invites them before accepting: only a record
+    its player made public (404 `no_record` otherwise, whether or not there is a
+    profile)."""
+    with session.begin():
+        profile = record.creator_of(session, room_id)
+        if profile is None:
+            raise NoRecord("no public record for this room's creator")
+        found = record.record_of(session, profile)
+    return ModelResponse(record_out(found, base))
+
+
+@router.get("/p/{public_id}", response_class=HTMLResponse, include_in_schema=False)
+def record_page(
+    request: Request,
+    session: SessionDep,
+    base: BaseUrlDep,
+    signed: MaybeSignedDep,
+    public_id: str = Path(max_length=32),
+) -> HTMLResponse:
+    """A record's page: anyone sees a public one; a private one only its player (anyone
+    else gets the page a link to nothing gets)."""
+    with session.begin():
+        profile = record.find_public(session, public_id)
+        if profile is None and signed is not None:
+            own = service.profile_of(session, signed.profile_id)
+            profile = own if own.public_id == public_id else None
+        found = record.record_of(session, profile) if profile is not None else None
+    tr = current()
+    context = {"title": tr._("Record"), "record": None, "names": {}}
+    if found is not None:
+        context["record"] = record_out(found, base).model_dump(mode="json")
+        context["title"] = found.name
+        context["names"] = {key: rule_set_out(rule, tr.tag).name for key, rule in RULE_SETS.items()}
+    response = templates.TemplateResponse(
+        request,
+        "record.html",
+        context,
+        status_code=status.HTTP_200_OK if found else status.HTTP_404_NOT_FOUND,
+    )
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Content-Language"] = tr.tag
+    return response

@@ -107,3 +107,26 @@ class SentOut(BaseModel):
     """What asking for a link answers, whether or not a mail goes."""
 
     sent: bool = True
+
+
+class PublicIn(_In):
+    public: bool
+
+
+class TallyOut(BaseModel):
+    rule_set: str | None  # None: every rule set together
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    # The share of its games in which the player moved in time (0 to 1; None: no game).
+    in_time: float | None
+
+
+class RecordOut(BaseModel):
+    """A player's record: the finished games of their profile."""
+
+    name: str
+    url: str
+    total: TallyOut
+    rule_sets: list[TallyOut]

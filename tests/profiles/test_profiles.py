@@ -368,3 +368,45 @@ def test_the_profile_chooses_which_events_notify_its_seats(
     assert kinds() == ["draw_offered"]
     bad = client.post("/profile/notify", json={"groups": ["everything"]}, headers=SAME)
     assert bad.status_code == 422
+
+
+def test_the_record_counts_finished_games_and_shows_only_when_public(
+    client: TestClient, clock: ManualClock, settings: Settings
+) -> None:
+    profile = register(client, Authenticator(ORIGIN), name="Ana")
+    won = client.post("/r", json={"rule_set": "english"}, headers=SAME).json()["room_id"]
+    lost = client.post("/r", json={"rule_set": "russian"}, headers=SAME).json()["room_id"]
+    tires = {room: client.post(f"/api/rooms/{room}/join").json()["token"] for room in (won, lost)}
+    client.post(f"/r/{won}/moves", json={"move": "11-15", "expected_ply": 0}, headers=SAME)
+    resigned = client.post(
+        f"/api/rooms/{won}/resign", headers={"Authorization": f"Bearer {tires[won]}"}
+    )
+    assert resigned.status_code == 200
+    # Ana lets the claim window pass in the other room: a game not moved in time.
+    clock.advance(timedelta(seconds=settings.claim_after_seconds + 1))
+    claimed = client.post(
+        f"/api/rooms/{lost}/claim-forfeit", headers={"Authorization": f"Bearer {tires[lost]}"}
+    )
+    assert claimed.status_code == 200, claimed.text
+    own = client.get("/profile/record").json()
+    assert own["total"] == {
+        "rule_set": None, "played": 2, "won": 1, "drawn": 0, "lost": 1, "in_time": 0.5
+    }  # fmt: skip
+    assert [(r["rule_set"], r["won"], r["lost"]) for r in own["rule_sets"]] == [
+        ("english", 1, 0),
+        ("russian", 0, 1),
+    ]
+    page = f"/p/{profile['public_id']}"
+    stranger = device(client)
+    invitation = client.post("/r", json={"rule_set": "english"}, headers=SAME).json()["room_id"]
+    assert client.get(page).status_code == 200  # its player sees it
+    assert stranger.get(page).status_code == 404
+    assert stranger.get("/p/nobody-at-all").status_code == 404
+    hidden = stranger.get(f"/r/{invitation}/creator-record")
+    assert hidden.status_code == 404 and hidden.json()["code"] == "no_record"
+    assert client.post("/profile/public", json={"public": True}, headers=SAME).json()["public"]
+    shown = stranger.get(page)
+    assert shown.status_code == 200 and "Ana" in shown.text
+    invited = stranger.get(f"/r/{invitation}/creator-record").json()
+    assert invited["name"] == "Ana" and invited["total"]["played"] == 2
+    assert invited["url"].endswith(page)

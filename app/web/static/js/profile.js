@@ -185,6 +185,10 @@ function signedInPage(profile) {
     show(await post("/profile/notify", { groups: data.getAll("groups") }));
     say(t("Saved."));
   });
+  onSubmit($("public-form"), async (data) => {
+    show(await post("/profile/public", { public: data.get("public") === "on" }));
+    say(t("Saved."));
+  });
   onSubmit($("email-form"), async (data) => {
     show(await post("/profile/email", { address: data.get("address") }));
     say(t("A confirmation link is on its way to that address."));
