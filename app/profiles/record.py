@@ -17,7 +17,6 @@ from app.rooms.models import Ending, Game, GameStatus, Room, Seat
 
 from .models import Profile, ProfileSeat
 
-
 # (drawn, the player's colour won) -> the game's result for the player.
 RESULTS = {(True, False): "drawn", (False, True): "won", (False, False): "lost"}
 
