@@ -8,7 +8,7 @@ limited per client (`RATE_LIMIT_PROFILES`) and per profile.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, BackgroundTasks, Depends, Path, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
@@ -658,7 +658,7 @@ def record_page(
             profile = own if own.public_id == public_id else None
         found = record.record_of(session, profile) if profile is not None else None
     tr = current()
-    context = {"title": tr._("Record"), "record": None, "names": {}}
+    context: dict[str, Any] = {"title": tr._("Record"), "record": None, "names": {}}
     if found is not None:
         context["record"] = record_out(found, base).model_dump(mode="json")
         context["title"] = found.name
