@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, BackgroundTasks, Depends, Path, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
@@ -21,7 +22,7 @@ from app.core.db import Database
 from app.core.deps import BaseUrlDep, ContextDep, SessionDep
 from app.core.errors import NotFound, Unauthenticated
 from app.core.openapi import refusals
-from app.core.responses import ModelResponse, no_store
+from app.core.responses import ModelResponse, PdnResponse, no_store
 from app.i18n.context import current
 from app.rooms import errors as room_errors
 from app.rooms.routes import RoomId
@@ -30,11 +31,12 @@ from app.web.router import templates
 from app.web.security import SEAT_COOKIE, require_same_origin
 from checkers_engine import RULE_SETS
 
-from . import links, passkeys, record, service, sessions
+from . import leaving, links, passkeys, record, service, sessions
 from .schemas import (
     AddressIn,
     CeremonyOut,
     CredentialIn,
+    DeleteIn,
     DeviceOut,
     GamesOut,
     LinkIn,
@@ -671,4 +673,62 @@ def record_page(
     )
     response.headers["Cache-Control"] = "no-store"
     response.headers["Content-Language"] = tr.tag
+    return response
+
+
+# --- leaving ------------------------------------------------------------------------------
+
+
+@router.get(
+    "/profile/export",
+    responses=refusals(401),
+    summary="Download everything the service holds about the profile (JSON)",
+    response_description="The profile, its passkeys and devices, and its games with their PDN",
+)
+def export(session: SessionDep, ctx: ContextDep, base: BaseUrlDep, signed: SignedDep) -> Response:
+    """The profile (name, address, choices), its passkeys and devices as its player sees
+    them (no key, no secret), and every game of its seats with its PDN, as a download."""
+    data = leaving.everything(session, signed.profile_id, base, ctx.now)
+    response = Response(
+        orjson.dumps(data, option=orjson.OPT_INDENT_2),
+        media_type="application/json",
+        headers={"Content-Disposition": 'attachment; filename="checkers-profile.json"'},
+    )
+    return no_store(response)
+
+
+@router.get(
+    "/profile/export.pdn",
+    response_class=PdnResponse,
+    responses=refusals(401),
+    summary="Download the profile's games as one PDN file",
+)
+def export_pdn(
+    session: SessionDep, ctx: ContextDep, base: BaseUrlDep, signed: SignedDep
+) -> Response:
+    """Every game of the profile's seats, in its rule set's own notation."""
+    data = leaving.everything(session, signed.profile_id, base, ctx.now)
+    response = PdnResponse(
+        leaving.pdn_of(data),
+        headers={"Content-Disposition": 'attachment; filename="checkers-games.pdn"'},
+    )
+    return no_store(response)
+
+
+@router.post(
+    "/profile/delete",
+    dependencies=[SameOrigin],
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=refusals(401, 403, 422),
+    summary="Delete the profile",
+)
+def delete_profile(
+    body: DeleteIn, request: Request, session: SessionDep, ctx: ContextDep, signed: SignedDep
+) -> Response:
+    """Erase the profile's name, address, passkeys, sessions and links; its finished games
+    stay, under "Former player"; its games in play stay with the browsers that hold their
+    seats. Every device is signed out."""
+    leaving.delete_profile(session, signed.profile_id, ctx)
+    response = no_store(Response(status_code=status.HTTP_204_NO_CONTENT))
+    sessions.clear_cookie(request, response)
     return response

@@ -130,3 +130,9 @@ class RecordOut(BaseModel):
     url: str
     total: TallyOut
     rule_sets: list[TallyOut]
+
+
+class DeleteIn(_In):
+    """Deleting a profile is said twice: the page asks before it sends `confirm`."""
+
+    confirm: Literal[True]

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from fastapi import Request, Response
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from app.core.context import Context
 from app.core.errors import TooManyRequests
 
-from .models import Profile, ProfileSession
+from .models import ProfileSession
 
 COOKIE = "profile"
 # A session's expiry moves with its visits, written at most this often.
@@ -167,10 +167,6 @@ def forget_expired(session: Session, now: datetime) -> int:
     with session.begin():
         done = session.execute(delete(ProfileSession).where(ProfileSession.expires_at <= now))
         return int(getattr(done, "rowcount", 0) or 0)
-
-
-def count_profiles(session: Session) -> int:
-    return int(session.scalar(select(func.count()).select_from(Profile)) or 0)
 
 
 def secure(request: Request) -> bool:

@@ -1,7 +1,7 @@
 """Player profiles: the profile, its passkeys, its signed-in devices, its mailed links,
 the passkey ceremonies in flight and the seats it holds.
 
-New tables only; nothing that exists changes.
+New tables, and one column of seats (`former`: the player erased their profile).
 
 Revision ID: 0016
 Revises: 0015
@@ -20,6 +20,10 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    # A plain added column (no batch): SQLite adds it in place, nothing cascades.
+    op.add_column(
+        "seats", sa.Column("former", sa.Boolean(), server_default=sa.false(), nullable=False)
+    )
     op.create_table(
         "profiles",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -160,6 +164,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    # SQLite drops a column in place since 3.35 (no table rebuild, so no cascade).
+    op.drop_column("seats", "former")
     op.drop_index("ix_profile_seats_room_id", table_name="profile_seats")
     op.drop_index("ix_profile_seats_profile_id", table_name="profile_seats")
     op.drop_table("profile_seats")

@@ -410,3 +410,61 @@ def test_the_record_counts_finished_games_and_shows_only_when_public(
     invited = stranger.get(f"/r/{invitation}/creator-record").json()
     assert invited["name"] == "Ana" and invited["total"]["played"] == 2
     assert invited["url"].endswith(page)
+
+
+def test_a_player_downloads_everything_then_deletes_the_profile(
+    client: TestClient, database: Database
+) -> None:
+    key = Authenticator(ORIGIN)
+    register(client, key, name="Ana")
+    finished = client.post("/r", json={"rule_set": "english"}, headers=SAME).json()["room_id"]
+    playing = client.post("/r", json={"rule_set": "english"}, headers=SAME).json()["room_id"]
+    tires = client.post(f"/api/rooms/{finished}/join").json()["token"]
+    client.post(f"/api/rooms/{playing}/join")
+    client.post(f"/r/{finished}/moves", json={"move": "11-15", "expected_ply": 0}, headers=SAME)
+    client.post(f"/api/rooms/{finished}/resign", headers={"Authorization": f"Bearer {tires}"})
+
+    data = client.get("/profile/export")
+    assert data.status_code == 200 and "attachment" in data.headers["content-disposition"]
+    everything = data.json()
+    assert everything["profile"]["name"] == "Ana" and len(everything["passkeys"]) == 1
+    assert {g["room"] for g in everything["games"]} == {finished, playing}
+    assert client.cookies.get("profile") not in data.text  # no secret in the download
+    pdn = client.get("/profile/export.pdn")
+    assert pdn.status_code == 200 and pdn.text.count("[Event ") == 2
+    assert '[White "Ana"]' in pdn.text or '[Black "Ana"]' in pdn.text
+
+    assert client.post("/profile/delete", json={}, headers=SAME).status_code == 422
+    gone = client.post("/profile/delete", json={"confirm": True}, headers=SAME)
+    assert gone.status_code == 204
+    assert client.get("/profile/me").status_code == 401
+    with database.engine.connect() as conn:
+        for table in ("profiles", "passkeys", "profile_sessions", "profile_seats"):
+            assert conn.execute(text(f"SELECT count(*) FROM {table}")).scalar() == 0, table
+
+    def drums(room: str, lang: str = "en") -> str:
+        seats = client.get(f"/api/rooms/{room}", headers={"Accept-Language": lang}).json()
+        return str(next(s["name"] for s in seats["seats"] if s["seat"] == "creator"))
+
+    assert drums(finished) == "Former player"
+    assert drums(finished, "es") != "Former player"  # in the reader's language
+    assert "Former player" in client.get(f"/api/rooms/{finished}/games/1.pdn").text
+    assert drums(playing) == "Ana"  # a game in play stays with the browser holding it
+    assert client.get(f"/r/{playing}/state").json()["you"]["side"] == "drums"
+    assert sign_in(device(client), key).status_code == 403
+
+
+def test_housekeeping_deletes_expired_sessions_ceremonies_and_old_links(
+    client: TestClient, clock: ManualClock, settings: Settings, database: Database
+) -> None:
+    from app.profiles.jobs import clean
+
+    register(client, Authenticator(ORIGIN))
+    client.post("/profile/sign-in/options", headers=SAME)  # a ceremony never finished
+    assert clean(database, clock, settings) == 0
+    clock.advance(timedelta(days=settings.profile_session_days, seconds=1))
+    assert clean(database, clock, settings) == 2
+    with database.engine.connect() as conn:
+        for table in ("profile_sessions", "webauthn_challenges"):
+            assert conn.execute(text(f"SELECT count(*) FROM {table}")).scalar() == 0
+        assert conn.execute(text("SELECT count(*) FROM profiles")).scalar() == 1

@@ -193,6 +193,16 @@ function signedInPage(profile) {
     show(await post("/profile/email", { address: data.get("address") }));
     say(t("A confirmation link is on its way to that address."));
   });
+  busy($("delete-profile"), async () => {
+    const confirm = $("delete-confirm");
+    if (confirm.hidden || !$("delete-sure").checked) {
+      confirm.hidden = false;
+      $("delete-sure").focus();
+      return;
+    }
+    await post("/profile/delete", { confirm: true });
+    window.location.assign("/profile");
+  });
   busy($("sign-out"), async () => {
     await post("/profile/sign-out", {});
     window.location.assign("/profile");
