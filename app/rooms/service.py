@@ -41,6 +41,7 @@ __all__ = [
     "claim_forfeit",
     "create_room",
     "draw_action",
+    "erase_player",
     "join_room",
     "leave",
     "locked_room",
