@@ -26,7 +26,7 @@ from .moves import play_move, record_move
 from .offers import draw_action, rematch_action
 from .resigning import claim_forfeit, resign
 from .schemas import EventOut, EventsOut
-from .seating import create_room, join_room, rename_seat
+from .seating import create_room, erase_player, join_room, rename_seat
 from .seats import (
     identify,
 )
