@@ -208,3 +208,31 @@ def _link_in(box: Mailbox, address: str, marker: str) -> str:
                         return found.group(1)
         time.sleep(0.05)
     raise AssertionError(f"no mail with a {marker} link to {address}")
+
+
+def test_an_invited_player_sees_the_creators_public_record_before_accepting(
+    browser: Any, site: str
+) -> None:
+    from playwright.sync_api import expect
+
+    creator = new_page(browser)
+    _authenticator(creator)
+    creator.goto(site + "/profile")
+    creator.locator("#create-name").fill("Cleo")
+    creator.get_by_role("button", name="Create a profile with a passkey").click()
+    _signed_in(creator, "Cleo")
+    url = _create(creator, site)  # taken while signed in: attached by itself
+    invited = new_page(browser, 390, 844)
+    invited.goto(url)
+    expect(invited.get_by_role("button", name="Accept and play the tires")).to_be_visible()
+    expect(invited.locator("#creator-record")).to_be_hidden()  # a private record
+    creator.goto(site + "/profile")
+    creator.locator("#public-input").check()
+    creator.locator("#public-form button[type=submit]").click()
+    expect(creator.locator("#profile-done")).to_have_text("Saved.", timeout=WAIT)
+    invited.goto(url)
+    record = invited.locator("#creator-record")
+    expect(record).to_contain_text("Cleo's record: 0 games finished", timeout=WAIT)
+    record.get_by_role("link").click()
+    expect(invited.locator("h1")).to_have_text("Cleo", timeout=WAIT)
+    assert not creator.errors and not invited.errors
