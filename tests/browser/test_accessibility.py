@@ -62,8 +62,8 @@ def test_no_page_has_an_accessibility_violation(browser: Any, server: str, axe_s
 def test_the_profile_pages_have_no_accessibility_violation(
     browser: Any, server: str, axe_source: str
 ) -> None:
-    """Signed out, signed in (with a passkey of Chromium's virtual authenticator) and a
-    mailed link's page. Reached as `localhost`: a passkey's site is a host name."""
+    """Signed out, signed in (with a passkey of Chromium's virtual authenticator), the
+    record and a mailed link's page. Reached as `localhost`: a passkey's site is a host name."""
     from playwright.sync_api import expect
 
     site = server.replace("127.0.0.1", "localhost")
@@ -96,6 +96,9 @@ def test_the_profile_pages_have_no_accessibility_violation(
     expect(page.locator("#attach-go")).to_be_visible(timeout=WAIT)
     expect(page.locator("#passkeys li")).to_have_count(1)
     check("profile, signed in", page)
+    page.locator("#record-link").click()
+    expect(page.locator("h1")).to_have_text("Ana", timeout=WAIT)
+    check("record", page)
     page.goto(site + "/profile/link#t=" + "x" * 43)
     expect(page.locator("#link-go")).to_be_visible(timeout=WAIT)
     check("mailed link", page)
