@@ -75,6 +75,7 @@ RULES = (
         for prefix in ("/api/rooms", "/r")
         for setting in ("name", "push", "push/off", "conditional", "conditional/clear", "email/off")
     ),
+    _rule("seat", f"/r{_ROOM}/attach"),  # a seat attached to a profile
     _rule("mail", f"/api/rooms{_ROOM}/email"),
     _rule("mail", f"/r{_ROOM}/email"),
     _rule("links", f"/r{_ROOM}/device-link"),

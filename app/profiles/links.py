@@ -15,7 +15,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from app.core.context import Context
@@ -160,6 +160,12 @@ def follow(session: Session, *, secret: str, device: str, ctx: Context) -> Follo
         if link.purpose == CONFIRM:
             if profile.email_pending != link.address:
                 raise LinkRefused("this link is unknown, used or expired")
+            # An address signs one profile in: the mailbox that proved itself last owns it.
+            session.execute(
+                update(Profile)
+                .where(Profile.email == link.address, Profile.id != profile.id)
+                .values(email=None)
+            )
             profile.email, profile.email_pending = link.address, None
             return Followed(CONFIRM, profile.id, None)
         if profile.email != link.address:
