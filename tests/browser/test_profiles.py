@@ -134,10 +134,19 @@ def test_a_passkey_profile_follows_the_player_to_a_second_browser(browser: Any, 
     expect(second.locator("#moves")).to_contain_text("11-15", timeout=WAIT)
     assert httpx.get(f"{site}/api/rooms/{room}").json()["game"]["ply"] == 1
 
-    # The first browser sees it too, and still plays the seat.
+    # The first browser sees it too, and plays the seat's next move.
+    replied = httpx.post(
+        f"{site}/api/rooms/{room}/moves",
+        json={"move": "22-18", "expected_ply": 1},
+        headers={"Authorization": f"Bearer {joined.json()['token']}"},
+    )
+    assert replied.status_code == 200, replied.text
     _game_listed(first, site, room)
     first.goto(url)
-    expect(first.locator("#moves")).to_contain_text("11-15", timeout=WAIT)
+    expect(first.locator("#moves")).to_contain_text("22-18", timeout=WAIT)
+    _tap(first, 15, 22)
+    expect(first.locator("#moves")).to_contain_text("15x22", timeout=WAIT)
+    assert httpx.get(f"{site}/api/rooms/{room}").json()["game"]["ply"] == 3
 
     # The second browser signs the first out: the first no longer sees the profile.
     second.goto(site + "/profile")

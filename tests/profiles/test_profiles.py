@@ -468,3 +468,50 @@ def test_housekeeping_deletes_expired_sessions_ceremonies_and_old_links(
         for table in ("profile_sessions", "webauthn_challenges"):
             assert conn.execute(text(f"SELECT count(*) FROM {table}")).scalar() == 0
         assert conn.execute(text("SELECT count(*) FROM profiles")).scalar() == 1
+
+
+@pytest.mark.parametrize(
+    "app_settings", [{"smtp_host": "127.0.0.1", "smtp_port": 9, "smtp_tls": "none"}], indirect=True
+)
+def test_an_address_signs_in_the_profile_that_confirmed_it_last(
+    client: TestClient, clock: ManualClock, app_settings: Settings, database: Database
+) -> None:
+    from app.core.context import Context
+    from app.profiles import links
+
+    first = register(device(client), Authenticator(ORIGIN), name="Ana")
+    second = register(device(client), Authenticator(ORIGIN), name="Bea")
+    ctx = Context(clock.now(), app_settings)
+    with database.engine.connect() as conn:
+        ids = dict(conn.execute(text("SELECT name, id FROM profiles")).all())
+    with database.session() as session:
+        for name in ("Ana", "Bea"):
+            mail = links.ask_confirmation(
+                session,
+                profile_id=ids[name],
+                address="Shared@Example.org",
+                base_url=ORIGIN,
+                ctx=ctx,
+            )
+            assert mail is not None and mail.address == "shared@example.org"
+            secret = mail.link.split("#c=")[1]
+            followed = links.follow(session, secret=secret, device="test", ctx=ctx)
+            assert followed.purpose == links.CONFIRM
+            with pytest.raises(links.LinkRefused):  # once only
+                links.follow(session, secret=secret, device="test", ctx=ctx)
+        asked = links.ask_sign_in(session, address="shared@example.org", base_url=ORIGIN, ctx=ctx)
+        assert asked is not None
+        signed = links.follow(session, secret=asked.link.split("#t=")[1], device="test", ctx=ctx)
+    assert signed.profile_id == ids["Bea"] and signed.session_secret
+    with database.engine.connect() as conn:
+        emails = dict(conn.execute(text("SELECT name, email FROM profiles")).all())
+    assert emails == {"Ana": None, "Bea": "shared@example.org"}
+    assert first["name"] == "Ana" and second["name"] == "Bea"
+    # A link past its time signs nobody in.
+    with database.session() as session:
+        late = links.ask_sign_in(session, address="shared@example.org", base_url=ORIGIN, ctx=ctx)
+        assert late is not None
+        clock.advance(timedelta(seconds=app_settings.profile_link_seconds))
+        later = Context(clock.now(), app_settings)
+        with pytest.raises(links.LinkRefused):
+            links.follow(session, secret=late.link.split("#t=")[1], device="test", ctx=later)
