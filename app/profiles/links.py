@@ -22,6 +22,7 @@ from app.core.context import Context
 from app.core.errors import Forbidden
 from app.core.settings import Settings
 from app.i18n import translator
+from app.notify import confirmations
 from app.notify.mail import MailError, send_mail
 
 from . import sessions
@@ -121,7 +122,11 @@ def ask_confirmation(
     session: Session, *, profile_id: int, address: str, base_url: str, ctx: Context
 ) -> LinkMail | None:
     """Keep `address` as the profile's pending address and the link that confirms it;
-    None past the hour's links (the pending address is kept: a later link confirms it)."""
+    None past the hour's links (the pending address is kept: a later link confirms it).
+    The mail counts against the address's daily share of confirmations, the seats' and
+    the profiles' together (`app.notify.confirmations`; 429 `mail_limit` past it)."""
+    if ctx.settings.email_enabled:
+        confirmations.count_for_address(session, address=normal(address), ctx=ctx)
     with session.begin():
         profile = session.get_one(Profile, profile_id, with_for_update=True)
         profile.email_pending = normal(address)

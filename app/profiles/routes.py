@@ -502,7 +502,9 @@ def follow_link(body: LinkIn, request: Request, session: SessionDep, ctx: Contex
     dependencies=[SameOrigin],
     status_code=status.HTTP_202_ACCEPTED,
     response_model=ProfileOut,
-    responses=WRITE,
+    responses=refusals(
+        401, 403, 422, 429, s429="The address has had its confirmation mails for the day"
+    ),
     summary="Give the profile an address: a link that confirms it is mailed there",
 )
 def set_email(

@@ -515,3 +515,33 @@ def test_an_address_signs_in_the_profile_that_confirmed_it_last(
         later = Context(clock.now(), app_settings)
         with pytest.raises(links.LinkRefused):
             links.follow(session, secret=late.link.split("#t=")[1], device="test", ctx=later)
+
+
+@pytest.mark.parametrize(
+    "app_settings",
+    [
+        {
+            "smtp_host": "127.0.0.1",
+            "smtp_port": 9,
+            "smtp_tls": "none",
+            "email_confirms_per_address": 2,
+        }
+    ],
+    indirect=True,
+)
+def test_confirmation_mails_count_against_the_addresss_daily_share(
+    client: TestClient, clock: ManualClock
+) -> None:
+    """Profiles cannot be made one after another to flood an address with links."""
+    for name in ("Ana", "Bea"):
+        browser = device(client)
+        register(browser, Authenticator(ORIGIN), name=name)
+        asked = browser.post("/profile/email", json={"address": "x@example.org"}, headers=SAME)
+        assert asked.status_code == 202, asked.text
+    third = device(client)
+    register(third, Authenticator(ORIGIN), name="Cleo")
+    refused = third.post("/profile/email", json={"address": "X@example.org"}, headers=SAME)
+    assert refused.status_code == 429 and refused.json()["code"] == "mail_limit"
+    clock.advance(timedelta(days=1))
+    again = third.post("/profile/email", json={"address": "x@example.org"}, headers=SAME)
+    assert again.status_code == 202
