@@ -72,10 +72,15 @@ def _authenticator(page: Any) -> tuple[Any, str]:
     return cdp, str(made["authenticatorId"])
 
 
+# A passkey ceremony is two requests and the authenticator's key work: on a loaded
+# machine it takes longer than a live update.
+CEREMONY_WAIT = 3 * WAIT
+
+
 def _signed_in(page: Any, name: str) -> None:
     from playwright.sync_api import expect
 
-    expect(page.locator("#profile-name")).to_have_text(name, timeout=WAIT)
+    expect(page.locator("#profile-name")).to_have_text(name, timeout=CEREMONY_WAIT)
 
 
 def _game_listed(page: Any, site: str, room: str) -> None:

@@ -238,3 +238,5 @@ const data = $("profile-data");
 if ($("link-go")) linkPage();
 else if (data && JSON.parse(data.textContent)) signedInPage(JSON.parse(data.textContent));
 else signedOutPage();
+// The buttons work once the script handles them: a click before would send a form nowhere.
+for (const button of document.querySelectorAll("button[data-script]")) button.disabled = false;
