@@ -68,6 +68,7 @@ _VERIFIED = (
     ValueError,
     KeyError,
     TypeError,
+    AttributeError,
 )
 
 
@@ -329,7 +330,8 @@ def finish_sign_in(
         if key is None:
             raise PasskeyRefused("this passkey was not accepted")
         profile = session.get_one(Profile, key.profile_id)
-        handle = (credential.get("response") or {}).get("userHandle")
+        response = credential.get("response")
+        handle = response.get("userHandle") if isinstance(response, dict) else None
         try:
             if handle and base64url_to_bytes(str(handle)) != profile.user_handle:
                 raise PasskeyRefused("this passkey was not accepted")

@@ -21,6 +21,7 @@ from app.core.context import Context
 from app.core.db import Database
 from app.core.deps import BaseUrlDep, ContextDep, SessionDep
 from app.core.errors import NotFound, Unauthenticated
+from app.core.ids import is_id
 from app.core.openapi import refusals
 from app.core.responses import ModelResponse, PdnResponse, no_store
 from app.i18n.context import current
@@ -100,6 +101,8 @@ async def require_signed_in(
 SignedDep = Annotated[sessions.Signed, Depends(require_signed_in)]
 MaybeSignedDep = Annotated[sessions.Signed | None, Depends(signed_in)]
 WRITE = refusals(401, 403, 422)
+PasskeyId = Path(ge=1, le=2**62, description="The id of one of the profile's passkeys.")
+DeviceId = Path(ge=1, le=2**62, description="The id of one of the profile's devices.")
 
 
 def _device(request: Request) -> str:
@@ -323,7 +326,11 @@ def add_passkey(
     summary="Name one of the profile's passkeys",
 )
 def name_passkey(
-    passkey_id: int, body: PasskeyNameIn, session: SessionDep, ctx: ContextDep, signed: SignedDep
+    body: PasskeyNameIn,
+    session: SessionDep,
+    ctx: ContextDep,
+    signed: SignedDep,
+    passkey_id: int = PasskeyId,
 ) -> Response:
     """Give one of the profile's passkeys a name of its owner's choosing."""
     with session.begin():
@@ -340,7 +347,7 @@ def name_passkey(
     summary="Remove one of the profile's passkeys",
 )
 def remove_passkey(
-    passkey_id: int, session: SessionDep, ctx: ContextDep, signed: SignedDep
+    session: SessionDep, ctx: ContextDep, signed: SignedDep, passkey_id: int = PasskeyId
 ) -> Response:
     """Remove one of the profile's passkeys: it signs nobody in any more. The last one
     stays (409 `last_passkey`) while the profile has no confirmed address."""
@@ -407,7 +414,11 @@ def choose_notifications(
     summary="Sign one of the profile's devices out",
 )
 def end_device(
-    device_id: int, request: Request, session: SessionDep, ctx: ContextDep, signed: SignedDep
+    request: Request,
+    session: SessionDep,
+    ctx: ContextDep,
+    signed: SignedDep,
+    device_id: int = DeviceId,
 ) -> Response:
     """Sign one of the profile's devices out (its session ends at once). Signing this
     device out answers 204 and clears the cookie."""
@@ -656,7 +667,7 @@ def record_page(
     """A record's page: anyone sees a public one; a private one only its player (anyone
     else gets the page a link to nothing gets)."""
     with session.begin():
-        profile = record.find_public(session, public_id)
+        profile = record.find_public(session, public_id) if is_id(public_id) else None
         if profile is None and signed is not None:
             own = service.profile_of(session, signed.profile_id)
             profile = own if own.public_id == public_id else None

@@ -545,3 +545,41 @@ def test_confirmation_mails_count_against_the_addresss_daily_share(
     clock.advance(timedelta(days=1))
     again = third.post("/profile/email", json={"address": "x@example.org"}, headers=SAME)
     assert again.status_code == 202
+
+
+HOSTILE_CREDENTIALS: list[Any] = [
+    {},
+    {"rawId": 5},
+    {"rawId": "!!not-base64!!", "response": "x"},
+    {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "response": "x"},
+    {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "response": {"clientDataJSON": 1}},
+    {"rawId": "AAAA", "response": {"attestationObject": "AAAA", "clientDataJSON": "e30"}},
+    {"rawId": "A" * 3000, "response": {"userHandle": ["x"]}},
+]
+
+
+def test_hostile_passkey_answers_are_refused_and_change_nothing(
+    client: TestClient, database: Database
+) -> None:
+    key = Authenticator(ORIGIN)
+    register(client, key)
+    other = device(client)
+    for credential in HOSTILE_CREDENTIALS:
+        for step in ("sign-in", "register"):
+            options = (
+                "/profile/register/options" if step == "register" else "/profile/sign-in/options"
+            )
+            begun = other.post(options, json={"name": "Eve"}, headers=SAME).json()
+            answer = other.post(
+                f"/profile/{step}",
+                json={"ceremony": begun["ceremony"], "credential": credential},
+                headers=SAME,
+            )
+            assert answer.status_code == 403, (step, credential, answer.text)
+            assert answer.json()["code"] == "passkey_refused"
+    for path in ("/profile/passkeys/99999999999999999999/remove", "/profile/devices/0/sign-out"):
+        assert client.post(path, headers=SAME).status_code == 422
+    assert client.get("/p/%00").status_code == 404
+    with database.engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM profiles")).scalar() == 1
+        assert conn.execute(text("SELECT count(*) FROM profile_sessions")).scalar() == 1
