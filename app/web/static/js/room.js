@@ -228,7 +228,7 @@ async function showCreatorRecord() {
     played, { won, drawn, lost },
   ));
   if (inTime !== null) {
-    box.append(" · ", t("moved in time in {share}% of them", { share: Math.round(inTime * 100) }));
+    box.append(" · ", t("moved in time in {share} of them", { share: `${Math.round(inTime * 100)}%` }));
   }
   box.hidden = false;
 }
