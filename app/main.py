@@ -36,6 +36,7 @@ from app.imports.router import router as imports_router
 from app.imports.runner import ImportRunner
 from app.notify import outbox
 from app.notify.router import router as notify_router
+from app.profiles import install as install_profiles
 from app.rooms import runtime
 from app.rooms.live import Hub
 from app.rooms.models import Room
@@ -133,6 +134,7 @@ def create_app(
     app.include_router(computer_router)
     app.include_router(imports_router)
     app.include_router(notify_router)
+    install_profiles(app)
     app.include_router(health_router)
     app.include_router(web_router)
     app.include_router(pwa_router)

@@ -20,6 +20,7 @@ from app.core.settings import Settings
 from app.imports.jobs import add_retention_job
 from app.notify import outbox
 from app.notify.delivery import Sender, add_delivery_job
+from app.profiles.jobs import add_cleanup_job
 from app.rooms.jobs import add_sweep_job
 
 log = logging.getLogger("checkers.jobs")
@@ -33,6 +34,7 @@ def add_jobs(
     outbox.install()
     add_sweep_job(scheduler, database, clock, settings)
     add_retention_job(scheduler, database, clock, settings)
+    add_cleanup_job(scheduler, database, clock, settings)
     return add_delivery_job(scheduler, database, clock, settings)
 
 

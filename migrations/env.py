@@ -14,6 +14,7 @@ from app.core.db import Base, make_engine
 from app.core.settings import get_settings
 from app.imports import models as imported  # noqa: F401
 from app.notify import models as notify  # noqa: F401
+from app.profiles import models as profiles  # noqa: F401
 from app.rooms import models  # noqa: F401
 
 config = context.config

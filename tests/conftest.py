@@ -23,6 +23,7 @@ from app.core.clock import ManualClock
 from app.core.db import Base, Database
 from app.core.settings import Settings
 from app.imports import models as _imported  # noqa: F401  (registers the tables)
+from app.profiles import models as _profiles  # noqa: F401
 from app.rooms import models as _rooms  # noqa: F401
 from tests import environment
 
@@ -41,6 +42,12 @@ TABLES = (
     "chat_messages",
     "seat_notes",
     "analysis_lines",
+    "profile_seats",
+    "webauthn_challenges",
+    "profile_links",
+    "profile_sessions",
+    "passkeys",
+    "profiles",
     "review_positions",
     "reviews",
     "conditional_lines",

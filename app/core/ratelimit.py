@@ -2,8 +2,9 @@
 moving, claiming forfeits, the other seat actions (draw, resign, rematch, more time),
 chat messages, a seat's
 settings (its name, push, mail, conditional moves), asking for a confirmation mail, device
-links, reviews and importing PDN (API and page routes alike). Of reads, only those of an
-imported game are limited: each replays the whole game.
+links, reviews, importing PDN (API and page routes alike), and the profiles' passkey
+ceremonies and sign-in links. Of reads, only those of an imported game are limited: each
+replays the whole game.
 
 Counting uses the `limits` library (moving windows) with the storage of
 `RATE_LIMIT_STORAGE`: in memory per process by default, or Redis to share the counts
@@ -94,6 +95,7 @@ RULES = (
     ),
     _rule("chat", f"/api/rooms{_ROOM}/chat"),
     _rule("chat", f"/r{_ROOM}/chat"),
+    _rule("seat", f"/r{_ROOM}/attach"),  # a seat attached to a profile
     _rule("mail", f"/api/rooms{_ROOM}/email"),
     _rule("mail", f"/r{_ROOM}/email"),
     _rule("links", f"/r{_ROOM}/device-link"),
@@ -105,6 +107,19 @@ RULES = (
             "reviews", f"{prefix}{_ROOM}/games{_NUMBER}/analysis/(?:[0-9]+|\\{{line_id\\}})/review"
         )
         for prefix in ("/api/rooms", "/r")
+    ),
+    *(
+        _rule("profiles", f"/profile/{step}")
+        for step in (
+            "register/options",
+            "register",
+            "sign-in/options",
+            "sign-in",
+            "passkeys/options",
+            "passkeys",
+            "link",
+            "link/redeem",
+        )
     ),
     # An imported game is replayed for every read (its JSON, its PDN, its page).
     *_reads("imported_reads", f"/api/imported-games{_ROOM}"),
@@ -127,6 +142,7 @@ def limits_of(settings: Settings) -> dict[str, RateLimitItem]:
         "chat": parse(settings.rate_limit_chat),
         "reviews": parse(settings.rate_limit_reviews),
         "imported_reads": parse(settings.rate_limit_imported_reads),
+        "profiles": parse(settings.rate_limit_profiles),
     }
 
 

@@ -145,6 +145,26 @@ class Settings(BaseSettings):
     rate_limit_mail: str = Field(
         default="10/hour", description="Confirmation mails asked for (mail turned on) per client."
     )
+    rate_limit_profiles: str = Field(
+        default="20/minute",
+        description="Passkey ceremonies (creating a profile, signing in, adding a passkey) and "
+        "sign-in links asked for or followed, per client.",
+    )
+    profile_session_days: int = Field(
+        default=30,
+        ge=1,
+        le=400,
+        description="A signed-in device signs out after this many days without a visit.",
+    )
+    profile_link_seconds: int = Field(
+        default=15 * 60, ge=60, description="How long a mailed sign-in link works."
+    )
+    profile_sign_ins_per_hour: int = Field(
+        default=20, ge=1, description="Sign-ins one profile may have in an hour, all devices."
+    )
+    profile_links_per_hour: int = Field(
+        default=3, ge=1, description="Sign-in links one profile may be mailed in an hour."
+    )
     max_games_per_room: int = Field(
         default=50, ge=1, description="Games a room may hold; a rematch past it is refused."
     )

@@ -144,10 +144,7 @@ def request_email(
 def _within_limits(session: Session, *, seat_id: int, counted: str, ctx: Context) -> None:
     """Refuse a confirmation past the seat's or the address's share (see the module)."""
     settings = ctx.settings
-    if session.connection().dialect.name == "postgresql":
-        # Held to the end of the transaction: one request at a time counts an address.
-        lock = int.from_bytes(bytes.fromhex(counted[:16]), "big", signed=True)
-        session.execute(select(func.pg_advisory_xact_lock(lock)))
+    _lock_address(session, counted)
     rows = session.execute(
         select(ConfirmationMail.seat_id, ConfirmationMail.address_key, ConfirmationMail.created_at)
         .where(
@@ -173,6 +170,37 @@ def _within_limits(session: Session, *, seat_id: int, counted: str, ctx: Context
                 f"at most {most} confirmation mails a day for {whose}",
                 retry_after=_seconds(times[-most] + COUNTED_FOR - ctx.now),
             )
+
+
+def _lock_address(session: Session, counted: str) -> None:
+    """Held to the end of the transaction: one request at a time counts an address."""
+    if session.connection().dialect.name == "postgresql":
+        lock = int.from_bytes(bytes.fromhex(counted[:16]), "big", signed=True)
+        session.execute(select(func.pg_advisory_xact_lock(lock)))
+
+
+def count_for_address(session: Session, *, address: str, ctx: Context) -> None:
+    """A confirmation mail to `address` asked for by no seat (a player profile's): it
+    counts against the address's share of the day across the service, like a seat's,
+    and is refused past it (429 `mail_limit`). Its own transaction."""
+    counted = address_key(_key(session, ctx), address)
+    with session.begin():
+        _lock_address(session, counted)
+        times = session.scalars(
+            select(ConfirmationMail.created_at)
+            .where(
+                ConfirmationMail.address_key == counted,
+                ConfirmationMail.created_at > ctx.now - COUNTED_FOR,
+            )
+            .order_by(ConfirmationMail.created_at)
+        ).all()
+        most = ctx.settings.email_confirms_per_address
+        if len(times) >= most:
+            raise MailLimit(
+                f"at most {most} confirmation mails a day for one address",
+                retry_after=_seconds(times[-most] + COUNTED_FOR - ctx.now),
+            )
+        session.add(ConfirmationMail(seat_id=None, address_key=counted, created_at=ctx.now))
 
 
 def _seconds(wait: timedelta) -> int:

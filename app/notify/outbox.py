@@ -14,6 +14,7 @@ language of its device or address; nothing is rendered inside the room's transac
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -55,6 +56,45 @@ CHAT_EXCERPT = 140
 
 # A notification's kind and the facts its message names.
 Facts = tuple[str, dict[str, Any]]
+
+# The kinds of notification a player may choose among, by group (a player profile keeps
+# its choice: `register_choices`).
+GROUPS: dict[str, frozenset[str]] = {
+    "moves": frozenset({EventKind.MOVE, "conditional_played", "conditional_dropped"}),
+    "offers": frozenset(
+        {
+            EventKind.JOINED,
+            EventKind.DRAW_OFFERED,
+            EventKind.REMATCH_OFFERED,
+            EventKind.DRAW_DECLINED,
+            EventKind.REMATCH_DECLINED,
+            EventKind.REMATCH_ACCEPTED,
+        }
+    ),
+    "deadlines": frozenset({EventKind.CLAIM_OPEN, EventKind.CLAIM_SOON}),
+    "results": frozenset({EventKind.GAME_OVER, EventKind.EXPIRED}),
+}
+# The seats whose players chose some groups only: seat id -> the groups they are told of.
+Choices = Callable[[Session, list[int]], dict[int, frozenset[str]]]
+_CHOICES: list[Choices] = []
+
+
+def register_choices(choices: Choices) -> None:
+    """Let something that knows a seat's player (a profile) say which groups notify it;
+    a seat no one answers for is told of every group."""
+    if choices not in _CHOICES:
+        _CHOICES.append(choices)
+
+
+def _wanted(session: Session, seat_ids: list[int]) -> dict[int, frozenset[str]]:
+    chosen: dict[int, frozenset[str]] = {}
+    for choices in _CHOICES:
+        chosen.update(choices(session, seat_ids))
+    return chosen
+
+
+def group_of(kind: str) -> str | None:
+    return next((name for name, kinds in GROUPS.items() if kind in kinds), None)
 
 
 def facts(state: GameState, ctx: Context) -> dict[SeatRole, Facts]:
@@ -154,11 +194,14 @@ def record(session: Session, state: GameState, ctx: Context) -> None:
     room, game, now = state.room, state.game, ctx.now
     rows: list[dict[str, Any]] = []
     roles = {seat.id: seat.role for seat in listening}
+    wanted = _wanted(session, list(roles))
 
     def row(seat_id: int, channel: Channel, subscription: int | None) -> None:
         if roles[seat_id] not in found:
             return
         kind, params = found[roles[seat_id]]
+        if seat_id in wanted and group_of(kind) not in wanted[seat_id]:
+            return
         rows.append(
             {
                 "room_id": room.id,

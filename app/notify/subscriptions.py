@@ -314,3 +314,33 @@ def _forget_address(session: Session, seat: Seat, ctx: Context) -> None:
         )
         .values(state=Delivery.DROPPED, finished_at=ctx.now)
     )
+
+
+def use_confirmed_address(
+    session: Session,
+    *,
+    room_id: str,
+    token: str | None,
+    address: str,
+    base_url: str,
+    language: str,
+    ctx: Context,
+) -> GameState:
+    """Mail the seat's notifications to an address its player already confirmed (a
+    profile's, confirmed once by the link mailed to it): no new confirmation is sent."""
+    if not ctx.settings.email_enabled:
+        raise EmailUnavailable("this service sends no email (no SMTP server is configured)")
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
+        seat = state.require_seat()
+        state.require_open()
+        found = session.scalar(select(SeatEmail).where(SeatEmail.seat_id == seat.id))
+        if found is None:
+            found = SeatEmail(seat_id=seat.id, created_at=ctx.now)
+            session.add(found)
+        found.address = address
+        found.base_url = (ctx.settings.public_url or base_url).rstrip("/")
+        found.language, found.time_zone = language, None
+        found.confirm_hash = found.confirm_expires_at = None
+        found.confirmed_at = ctx.now
+        seat.email_on = True
+        return state

@@ -214,6 +214,9 @@ class Seat(Base):
     planned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # The player switched the room's chat off: no message is shown, sent or told to them.
     chat_off: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The player erased what the service knew of them (their profile): the seat is
+    # shown, nameless, as a former player's.
+    former: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime())
     # A join sent with an Idempotency-Key: the key's hash and the seat's token sealed with
     # the key, so that a retry with the same key (only) gets the same token back, once,

@@ -179,6 +179,10 @@ def clean_name(text: str) -> str | None:
     return name
 
 
+# A seat whose player erased their profile, as the records (PDN) name it.
+FORMER_PLAYER = "Former player"
+
+
 def default_name(side: Side) -> str:
     """What a seat is called when its player gave no name: by its colour in this game."""
     return f"{side.title} player"

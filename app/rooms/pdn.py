@@ -8,7 +8,7 @@ from checkers_engine import RULE_SETS, Side, tradition
 from checkers_engine.pdn import GameRecord, write_game
 
 from .models import Ending, Game, GameStatus, Move, Room
-from .names import shown_name
+from .names import FORMER_PLAYER, shown_name
 from .reasons import ReasonCode, span
 
 # The PDN standard's Termination values (those of PGN, which PDN follows).
@@ -72,7 +72,9 @@ def export_game(
         seat = seats.get(game.seat_of(side))
         if seat is None:
             return "?"  # nobody took the seat
-        return shown_name(seat.name, seat.computer_level, side)
+        return shown_name(
+            seat.name, seat.computer_level, side, FORMER_PLAYER if seat.former else None
+        )
 
     return write_game(
         GameRecord(

@@ -178,6 +178,17 @@ def rename_seat(
         return state
 
 
+def erase_player(session: Session, *, room_id: str, token: str | None, ctx: Context) -> None:
+    """The token's player leaves the service: their seat loses its name and is shown as a
+    former player's, in a finished room as in any other (the games stay)."""
+    with locked_room(session, room_id=room_id, token=token, ctx=ctx) as state:
+        seat = state.require_seat()
+        if seat.former and seat.name is None:
+            return
+        seat.name, seat.former = None, True
+        append_event(session, state, kind=EventKind.RENAMED, now=ctx.now, seat=seat.role, name=None)
+
+
 def _seat_opponent(
     session: Session,
     state: GameState,

@@ -61,6 +61,20 @@ class _ComputerCredential(str):
 COMPUTER = _ComputerCredential("computer")
 
 
+class HeldSeat(str):
+    """The credential of a seat that something the service trusts already holds for the
+    person acting (a signed-in profile the seat is attached to). It is made only in the
+    process, never read from a request, so no text a client sends can be one; it opens
+    the one seat it names, and never reveals or replaces that seat's token."""
+
+    seat_id: int
+
+    def __new__(cls, seat_id: int) -> HeldSeat:
+        held = super().__new__(cls, f"held:{seat_id}")
+        held.seat_id = seat_id
+        return held
+
+
 def identify(room: Room, token: str | None) -> Seat | None:
     """The seat `token` opens; None without a token; `WrongToken` for any other token.
 
@@ -73,6 +87,11 @@ def identify(room: Room, token: str | None) -> Seat | None:
             if seat.computer_level is not None:
                 return seat
         raise errors.WrongToken("this room has no computer seat")
+    if isinstance(token, HeldSeat):
+        for seat in room.seats:
+            if seat.id == token.seat_id and seat.token_hash is not None:
+                return seat
+        raise errors.WrongToken("this credential does not open a seat of this room")
     digest = hash_token(token)
     found: Seat | None = None
     for seat in room.seats:

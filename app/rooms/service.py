@@ -29,7 +29,7 @@ from .moves import play_move, record_move
 from .offers import draw_action, rematch_action
 from .resigning import claim_forfeit, resign
 from .schemas import EventOut, EventsOut
-from .seating import create_room, join_room, rename_seat
+from .seating import create_room, erase_player, join_room, rename_seat
 from .seats import (
     identify,
 )
@@ -44,6 +44,7 @@ __all__ = [
     "claim_forfeit",
     "create_room",
     "draw_action",
+    "erase_player",
     "give_time",
     "join_room",
     "leave",

@@ -55,7 +55,11 @@ def side_name(tr: Translator, side: Side) -> str:
     return tr._("Drums") if side is Side.DRUMS else tr._("Tires")
 
 
-def default_name(tr: Translator, side: Side) -> str:
+def default_name(tr: Translator, side: Side, former: bool = False) -> str:
+    """A nameless seat's name: by its colour, or "Former player" once its player erased
+    their profile."""
+    if former:
+        return tr._("Former player")
     return tr._("Drums player") if side is Side.DRUMS else tr._("Tires player")
 
 

@@ -332,7 +332,9 @@ def build_view(state: GameState, *, ctx: Context, base_url: str) -> RoomView:
                     taken[role].name if role in taken else None,
                     taken[role].computer_level if role in taken else None,
                     game.side_of(role),
-                    texts.default_name(tr, game.side_of(role)),
+                    texts.default_name(
+                        tr, game.side_of(role), role in taken and taken[role].former
+                    ),
                 ),
                 computer_level=taken[role].computer_level if role in taken else None,
             )

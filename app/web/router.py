@@ -65,6 +65,7 @@ from .security import (
     SEAT_COOKIE,
     require_same_origin,
     seat_cookie_path,
+    seat_taken,
     seat_token,
     set_seat_cookie,
 )
@@ -143,6 +144,7 @@ def _seated(request: Request, response: Response, granted: Granted) -> Response:
     """`response` with the granted seat's token kept in the room's cookie (never handed to
     the page)."""
     set_seat_cookie(request, response, granted.room_id, granted.token)
+    seat_taken(request, granted.room_id, granted.token)
     return no_store(response)
 
 

@@ -3,7 +3,11 @@ the cross-site check of state-changing page requests."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from fastapi import Request, Response
+from fastapi.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.rooms import errors
@@ -114,7 +118,49 @@ def set_seat_cookie(request: Request, response: Response, room_id: str, token: s
     )
 
 
+@dataclass(frozen=True)
+class SeatHolder:
+    """Something besides a room's cookie that may hold a page's seat for the person
+    acting (a signed-in player profile, registered at start-up by `app.profiles`), so the
+    pages know nothing of it.
+
+    `find(request, room_id)`: the credential of the seat it holds in that room, or None;
+    asked only when the request carries `cookie`, in the thread pool (it may query).
+    `seated(request, room_id, token)`: a seat was just taken in this browser (created,
+    joined, moved here), in the thread of the route.
+    """
+
+    cookie: str
+    find: Callable[[Request, str], str | None]
+    seated: Callable[[Request, str, str], None]
+
+
+_HOLDERS: list[SeatHolder] = []
+
+
+def register_holder(holder: SeatHolder) -> None:
+    """Add a seat holder (once: registering an equal one again changes nothing)."""
+    if holder not in _HOLDERS:
+        _HOLDERS.append(holder)
+
+
 async def seat_token(request: Request) -> str | None:
-    """The seat token of this room's cookie (the cookie's path limits it to one room)."""
+    """The credential of this page's seat: the one a holder keeps for the person (their
+    profile's seat in the room), else the token of this room's cookie (the cookie's path
+    limits it to one room)."""
+    room_id = request.path_params.get("room_id")
+    if isinstance(room_id, str):
+        for holder in _HOLDERS:
+            if request.cookies.get(holder.cookie):
+                held = await run_in_threadpool(holder.find, request, room_id)
+                if held is not None:
+                    return held
     value = request.cookies.get(SEAT_COOKIE)
     return value or None
+
+
+def seat_taken(request: Request, room_id: str, token: str) -> None:
+    """Tell the holders that this browser took a seat."""
+    for holder in _HOLDERS:
+        if request.cookies.get(holder.cookie):
+            holder.seated(request, room_id, token)

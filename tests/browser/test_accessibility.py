@@ -67,3 +67,50 @@ def test_no_page_has_an_accessibility_violation(browser: Any, server: str, axe_s
     check("finished game", watcher)
     problems = {page: v for page, v in found.items() if v}
     assert problems == {}, json.dumps(problems, indent=1)
+
+
+def test_the_profile_pages_have_no_accessibility_violation(
+    browser: Any, server: str, axe_source: str
+) -> None:
+    """Signed out, signed in (with a passkey of Chromium's virtual authenticator), the
+    record and a mailed link's page. Reached as `localhost`: a passkey's site is a host name."""
+    from playwright.sync_api import expect
+
+    site = server.replace("127.0.0.1", "localhost")
+    found: dict[str, list[dict[str, Any]]] = {}
+
+    def check(name: str, page: Any) -> None:
+        for where, violations in audit_everywhere(page, axe_source).items():
+            found[f"{name} ({where})"] = violations
+
+    page = new_page(browser, 390, 844)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable", {"enableUI": False})
+    cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+            }
+        },
+    )
+    _create(page, site)
+    page.goto(site + "/profile")
+    check("profile, signed out", page)
+    page.locator("#create-name").fill("Ana")
+    page.get_by_role("button", name="Create a profile with a passkey").click()
+    expect(page.locator("#attach-go")).to_be_visible(timeout=WAIT)
+    expect(page.locator("#passkeys li")).to_have_count(1)
+    check("profile, signed in", page)
+    page.locator("#record-link").click()
+    expect(page.locator("h1")).to_have_text("Ana", timeout=WAIT)
+    check("record", page)
+    page.goto(site + "/profile/link#t=" + "x" * 43)
+    expect(page.locator("#link-go")).to_be_visible(timeout=WAIT)
+    check("mailed link", page)
+    problems = {name: v for name, v in found.items() if v}
+    assert problems == {}, json.dumps(problems, indent=1)

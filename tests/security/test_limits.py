@@ -18,6 +18,7 @@ from app.core.ratelimit import is_limited
 from app.core.settings import Settings
 from app.main import create_app
 from app.notify.router import router as notify_router
+from app.profiles.routes import router as profiles_router
 from app.rooms.router import router as rooms_router
 from app.web.router import router as web_router
 
@@ -33,6 +34,7 @@ LIMITS = {
     "rate_limit_seat": "4/minute",
     "rate_limit_mail": "2/minute",
     "rate_limit_chat": "3/minute",
+    "rate_limit_profiles": "3/minute",
 }
 SAME_ORIGIN = {"Origin": "http://testserver"}
 
@@ -225,9 +227,25 @@ def test_chat_messages_are_limited_per_client(limited: Any, snapshot: Snapshot) 
     assert dave.get(url, headers=drums).status_code == 200  # reading is not limited
 
 
+def test_passkey_ceremonies_and_sign_in_links_are_limited_per_client(limited: Any) -> None:
+    """Every step counts, whichever it is; another client is not held up."""
+    dave = limited("10.0.4.4")
+    steps = [
+        ("/profile/sign-in/options", None),
+        ("/profile/register/options", {"name": "Dave"}),
+        ("/profile/link", {"address": "d@example.org"}),
+    ]
+    for path, body in steps:
+        assert dave.post(path, json=body, headers=SAME_ORIGIN).status_code in (200, 202)
+    for path in ("/profile/sign-in", "/profile/register", "/profile/link/redeem"):
+        _refused(dave.post(path, json={}, headers=SAME_ORIGIN))
+    erin = limited("10.0.4.5")
+    assert erin.post("/profile/sign-in/options", headers=SAME_ORIGIN).status_code == 200
+
+
 def test_every_action_on_a_room_is_limited() -> None:
     """No route that changes a room, on the API or the pages, is left out of the limits."""
-    routers = (rooms_router, notify_router, web_router, computer_router)
+    routers = (rooms_router, notify_router, web_router, computer_router, profiles_router)
     actions = {
         (method, route.path)
         for router in routers

@@ -135,13 +135,21 @@ async function listGames() {
   const list = document.getElementById("games");
   const empty = document.getElementById("games-empty");
   const views = [];
-  await Promise.all(myRooms().map(async (id) => {
+  // A signed-in player's profile holds seats taken on other devices too.
+  let held = [];
+  try {
+    held = (await get("/profile/games")).rooms;
+  } catch {
+    held = [];
+  }
+  const here = myRooms();
+  await Promise.all([...new Set([...here, ...held])].map(async (id) => {
     try {
       const view = await get(`/r/${encodeURIComponent(id)}/state`);
       syncClock(view.now);
       keepView(view);
       if (view.you) views.push(view);
-      else forgetRoom(id); // the seat moved to another browser
+      else if (here.includes(id)) forgetRoom(id); // the seat moved to another browser
     } catch (e) {
       if (e.status === 404) forgetRoom(id);
       // Offline: the room as this device saw it last.

@@ -227,6 +227,32 @@ function deadlineText() {
   return left > 0 ? t("You may claim the win from {time}.", { time: at }) : t("You may claim the win now.");
 }
 
+// The invitation shows who invites: their record, when their profile makes it public.
+let creatorRecordAsked = false;
+async function showCreatorRecord() {
+  if (creatorRecordAsked) return;
+  creatorRecordAsked = true;
+  let record;
+  try {
+    record = await get(`${base}/creator-record`);
+  } catch {
+    return; // none shown: no profile, or a private record
+  }
+  const { played, won, drawn, lost, in_time: inTime } = record.total;
+  const box = $("creator-record");
+  const link = el("a", t("{name}'s record", { name: record.name }));
+  link.href = record.url;
+  box.replaceChildren(link, ": ", nt(
+    "{n} game finished ({won} won, {drawn} drawn, {lost} lost)",
+    "{n} games finished ({won} won, {drawn} drawn, {lost} lost)",
+    played, { won, drawn, lost },
+  ));
+  if (inTime !== null) {
+    box.append(" · ", t("moved in time in {share} of them", { share: `${Math.round(inTime * 100)}%` }));
+  }
+  box.hidden = false;
+}
+
 function drawActions() {
   const view = state.view;
   const g = game();
@@ -234,6 +260,7 @@ function drawActions() {
   const items = [];
   const offer = (kind) => view.offers.find((o) => o.kind === kind);
   $("join").hidden = !(view.status === "waiting" && !me);
+  if (!$("join").hidden) showCreatorRecord();
   if (view.status === "waiting" && !me) {
     items.push(button(t("Accept and play the tires"), accept, "button primary"));
   }
