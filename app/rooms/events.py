@@ -30,7 +30,7 @@ from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
 from .models import Event, EventKind
 from .reasons import Reason, ReasonCode
-from .schemas import EventOut
+from .record_schemas import EventOut
 from .state import GameState
 
 CHANNEL = "room_events"

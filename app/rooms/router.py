@@ -30,6 +30,7 @@ from . import errors, service
 from .events import MAX_VERSION, SSE_EVENT_EXAMPLE, SSE_EVENT_SCHEMA
 from .pdn import export_game
 from .private_routes import add_private_routes
+from .record_schemas import EventsOut
 from .routes import (
     GAME_REFUSALS,
     VIEW_REFUSALS,
@@ -42,7 +43,6 @@ from .runtime import RuntimeDep
 from .schemas import (
     RULE_SET_KEYS,
     CreateRoomIn,
-    EventsOut,
     GameRecordOut,
     JoinIn,
     PositionMovesOut,

@@ -27,8 +27,8 @@ from .models import (
 )
 from .moves import play_move, record_move
 from .offers import draw_action, rematch_action
+from .record_schemas import EventOut, EventsOut
 from .resigning import claim_forfeit, resign
-from .schemas import EventOut, EventsOut
 from .seating import create_room, erase_player, join_room, rename_seat
 from .seats import (
     identify,

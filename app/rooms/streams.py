@@ -23,8 +23,8 @@ from . import errors, service
 from .events import MAX_VERSION, Answering, answering, sse_frame
 from .live import PAGE, RETRY_MS, SERVER_SEND, Hub, Outlet
 from .models import SeatRole
+from .record_schemas import EventsOut
 from .runtime import RoomsRuntime
-from .schemas import EventsOut
 from .service import read_record
 
 # --- answer first ----------------------------------------------------------------------

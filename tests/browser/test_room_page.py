@@ -216,6 +216,8 @@ def test_your_games_tell_themselves_apart(browser: Any, server: str) -> None:
     bob = new_page(browser, 375, 812)
     second = _create(me, server, name="Me")
     _join(bob, second, name="Bob")
+    # Seen here before leaving, so the join is no news on "Your games" below.
+    expect(me.locator("#status")).to_contain_text("Your move", timeout=WAIT)
     cleo = new_page(browser, 375, 812)
     third = _create(me, server, name="Me")
     _join(cleo, third, name="Cleo")
