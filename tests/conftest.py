@@ -8,6 +8,7 @@ When PostgreSQL is unreachable its tests skip, except under CI=true where they f
 from __future__ import annotations
 
 import atexit
+import functools
 import os
 import shutil
 import tempfile
@@ -142,20 +143,16 @@ def database(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> Iter
     db.dispose()
 
 
-_TEMPLATE: list[str] = []
-
-
+@functools.cache
 def sqlite_template() -> str:
     """An empty SQLite database with every table, made once per process: a test's own is
     a copy of it (a copy costs a twentieth of creating the tables)."""
-    if not _TEMPLATE:
-        folder = tempfile.mkdtemp(prefix="checkers-test-template-")
-        atexit.register(shutil.rmtree, folder, True)
-        template = Database(f"sqlite:///{folder}/empty.sqlite3")
-        Base.metadata.create_all(template.engine)
-        template.dispose()
-        _TEMPLATE.append(f"{folder}/empty.sqlite3")
-    return _TEMPLATE[0]
+    folder = tempfile.mkdtemp(prefix="checkers-test-template-")
+    atexit.register(shutil.rmtree, folder, True)
+    template = Database(f"sqlite:///{folder}/empty.sqlite3")
+    Base.metadata.create_all(template.engine)
+    template.dispose()
+    return f"{folder}/empty.sqlite3"
 
 
 # Emptying by DELETE, children first, and restarting every sequence: a few milliseconds

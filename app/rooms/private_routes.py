@@ -181,6 +181,22 @@ def add_private_routes(
         _, found = analysis.read_lines(act.session, room_id=room_id, token=act.token, number=number)
         return analysis_out(number, found)
 
+    def keep_line(
+        act: Acting, room_id: str, number: int, body: AnalysisIn, line_id: int | None
+    ) -> Response:
+        """Keep a new line (`line_id` None) or replace one's moves; answer the seat's lines."""
+        analysis.keep_line(
+            act.session,
+            room_id=room_id,
+            token=act.token,
+            number=number,
+            from_ply=body.from_ply,
+            moves=body.moves,
+            line_id=line_id,
+            ctx=act.ctx,
+        )
+        return lines_answer(act, room_id, number)
+
     @router.get(analysis_path, summary="Read your analysis lines of a game", **lines_options)
     def read_analysis(
         act: Acting = act_on, room_id: str = RoomId, number: int = GameNumber
@@ -196,17 +212,7 @@ def add_private_routes(
         """Keep a line of moves for both sides from the position after `from_ply` of game
         `number`; each move is checked by the rules (422 `conditional_refused` names the
         first that cannot be played, with the legal moves there). Answers your lines."""
-        analysis.keep_line(
-            act.session,
-            room_id=room_id,
-            token=act.token,
-            number=number,
-            from_ply=body.from_ply,
-            moves=body.moves,
-            line_id=None,
-            ctx=act.ctx,
-        )
-        return lines_answer(act, room_id, number)
+        return keep_line(act, room_id, number, body, None)
 
     @router.post(
         f"{analysis_path}/{{line_id}}", summary="Replace an analysis line's moves", **lines_options
@@ -219,17 +225,7 @@ def add_private_routes(
         line_id: int = LineId,
     ) -> Response:
         """Replace the moves of your line `line_id` (it keeps its start). Answers your lines."""
-        analysis.keep_line(
-            act.session,
-            room_id=room_id,
-            token=act.token,
-            number=number,
-            from_ply=body.from_ply,
-            moves=body.moves,
-            line_id=line_id,
-            ctx=act.ctx,
-        )
-        return lines_answer(act, room_id, number)
+        return keep_line(act, room_id, number, body, line_id)
 
     @router.post(
         f"{analysis_path}/{{line_id}}/forget", summary="Forget an analysis line", **lines_options
